@@ -1,0 +1,338 @@
+"""Provides the moves: legal actions, capture options, check_action / is_legal / apply, new games.
+
+One code path decides legality: `legal_actions` lists the moves, `check_action` explains a refusal,
+`apply` refuses what `legal_actions` does not list and returns (new state, events).
+"""
+
+from __future__ import annotations
+
+from .actions import (ACTION_BASE, ACTION_BASE_PACKED, ACTION_KIND, ACTION_RANK, FIELD_BITS, MATCH,
+                      N_ACTIONS, SUM, SUMS_BY_RANK, TRAIL, action_to_string, contains, count_in, pack, sum_action)
+from .cards import NEXT, RANKS, VALUE, rank_of
+from .rules import CAIDA_POINTS, LIMPIA_POINTS, TARGET_SCORE, Rules
+from .scoring import announcements, below, settle_hand
+from .state import (Caida, Dealt, GameWon, HandEnded, IllegalMove, Limpia, Played, State, check_deck,
+                    first_dealer, hand_deck)
+
+CARDS_PER_DEAL = 5
+_LEGAL_CACHE: dict[int, tuple[int, ...]] = {}
+_CACHE_LIMIT = 400_000
+
+
+def _rules_key(rules: Rules) -> int:
+    return min(rules._sum_limit, 7) * 2 + rules.forced_capture
+
+
+def _compute_legal(rank_mask: int, table: int, rules: Rules) -> tuple[int, ...]:
+    limit = rules._sum_limit
+    actions = []
+    for r in range(10):
+        if not rank_mask >> r & 1:
+            continue
+        captures = [MATCH * 10 + r] if count_in(table, r) else []
+        for a in SUMS_BY_RANK[r]:
+            if len(ACTION_BASE[a]) <= limit and contains(table, ACTION_BASE_PACKED[a]):
+                captures.append(a)
+        if not (captures and rules.forced_capture):
+            actions.append(r)
+        actions.extend(captures)
+    return tuple(sorted(actions))
+
+
+def legal_actions(state: State) -> tuple[int, ...]:
+    """The legal action ids for the seat on turn, sorted; empty when the game is over."""
+    if state.winner >= 0:
+        return ()
+    mask = 0
+    for c in state.hands[state.turn]:
+        mask |= 1 << (c >> 2)
+    key = (state.table_packed << 14) | (mask << 4) | _rules_key(state.rules)
+    found = _LEGAL_CACHE.get(key)
+    if found is None:
+        if len(_LEGAL_CACHE) >= _CACHE_LIMIT:
+            _LEGAL_CACHE.clear()
+        found = _LEGAL_CACHE[key] = _compute_legal(mask, state.table_packed, state.rules)
+    return found
+
+
+def legal_mask(state: State) -> list[bool]:
+    """A list of N_ACTIONS booleans, True for the legal actions."""
+    mask = [False] * N_ACTIONS
+    for a in legal_actions(state):
+        mask[a] = True
+    return mask
+
+
+def escalera(table_packed: int, played_rank: int) -> list[int]:
+    """The run taken after a capture: ranks above the played one, one card each (R-CAP-SEQ)."""
+    run = []
+    r = NEXT[played_rank]
+    while r is not None and count_in(table_packed, r):
+        run.append(r)
+        r = NEXT[r]
+    return run
+
+
+def capture_options(table_ranks, played_rank: int, rules: Rules | None = None) -> list[dict]:
+    """Every capture option of a rank on a table (R-CAP-OPTIONS): kind, base, sequence, captured ranks."""
+    rules = rules or Rules()
+    table = pack(table_ranks)
+    options = []
+    ids = [a for a in _compute_legal(1 << played_rank, table, rules) if ACTION_KIND[a] != TRAIL]
+    for a in ids:
+        base = list(ACTION_BASE[a])
+        if ACTION_KIND[a] == MATCH and rules.match_takes_all_same_rank:
+            base = base * count_in(table, played_rank)
+        run = escalera(table - pack(base), played_rank)
+        options.append({"action": a, "kind": "match" if ACTION_KIND[a] == MATCH else "sum",
+                        "base": base, "sequence": run, "captured": base + run})
+    return options
+
+
+def check_action(state: State, action, card: int | None = None) -> None:
+    """Raise IllegalMove with a reason a person can read if `action` is not legal now."""
+    if state.winner >= 0:
+        raise IllegalMove(f"the game is over: team {state.winner} has won {state.scores[0]}-{state.scores[1]}",
+                          "game_over")
+    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < N_ACTIONS:
+        raise IllegalMove(f"{action!r} is not a move: actions are numbers 0..{N_ACTIONS - 1}", "no_such_action")
+    seat, r, kind = state.turn, ACTION_RANK[action], ACTION_KIND[action]
+    hand = state.hands[seat]
+    name = RANKS[r]
+    if card is not None:
+        if card not in hand:
+            raise IllegalMove(f"that card is not in seat {seat}'s hand", "not_in_hand")
+        if rank_of(card) != r:
+            raise IllegalMove(f"the chosen card is not a {name}", "wrong_card")
+    if not any(c >> 2 == r for c in hand):
+        raise IllegalMove(f"seat {seat} has no {name} in hand", "not_in_hand")
+    table = state.table_packed
+    if kind == MATCH and not count_in(table, r):
+        raise IllegalMove(f"{name} cannot match: there is no {name} on the table", "no_match")
+    if kind == SUM:
+        base = ACTION_BASE[action]
+        if len(base) > state.rules._sum_limit:
+            raise IllegalMove(f"{name} cannot take {'+'.join(RANKS[b] for b in base)}: an addition takes at most "
+                              f"{state.rules.sum_max_cards} cards under these rules", "sum_too_long")
+        missing = [b for b in set(base) if count_in(table, b) < base.count(b)]
+        if missing:
+            need = ", ".join(f"{base.count(b)} × {RANKS[b]}" for b in sorted(missing))
+            raise IllegalMove(f"{name} cannot take {'+'.join(RANKS[b] for b in base)}: the table does not hold "
+                              f"{need}", "not_on_table")
+    if kind == TRAIL and state.rules.forced_capture and action not in legal_actions(state):
+        raise IllegalMove(f"{name} must capture: under forced capture a card that can take cannot be trailed",
+                          "forced_capture")
+    if action not in legal_actions(state):  # pragma: no cover - every refusal above has a reason
+        raise IllegalMove(f"{action_to_string(action)} is not legal here", "illegal")
+
+
+def is_legal(state: State, action, card: int | None = None) -> bool:
+    """Whether `action` (optionally with a particular card) is legal now."""
+    try:
+        check_action(state, action, card)
+    except IllegalMove:
+        return False
+    return True
+
+
+def choice_to_action(played_rank: int, kind: str, base, rules: Rules | None = None) -> int:
+    """The action id of a capture described as (played rank, kind, base ranks); IllegalMove says why not.
+
+    This is how a person or a rule case names a move; it explains what the action table rules out.
+    Under match_takes_all_same_rank a match names every card of the rank it takes.
+    """
+    name = RANKS[played_rank]
+    base = sorted(base)
+    text = "+".join(RANKS[b] for b in base)
+    if kind == "trail":
+        if base:
+            raise IllegalMove(f"a trail takes nothing; to take {text} choose a match or a sum", "trail_takes")
+        return played_rank
+    if kind == "match":
+        if base == [played_rank] or (rules is not None and rules.match_takes_all_same_rank and base
+                                     and set(base) == {played_rank}):
+            return 10 + played_rank
+        if played_rank not in base:
+            raise IllegalMove(f"{name} cannot match {text}: a match takes a card of the same rank", "bad_match")
+        raise IllegalMove(f"{name} cannot take {text} at once: a play makes one capture, a match of one {name} "
+                          f"or one addition (R-CAP-ONE)", "one_capture")
+    if kind != "sum":
+        raise IllegalMove(f"{kind!r} is not a kind of move: use trail, match or sum", "bad_kind")
+    if VALUE[played_rank] == 0:
+        raise IllegalMove(f"{name} cannot capture by addition: J, Q and K have no value", "face_sum")
+    if any(VALUE[b] == 0 for b in base):
+        raise IllegalMove(f"{name} cannot take {text} by addition: J, Q and K have no value", "face_in_sum")
+    if len(base) < 2:
+        raise IllegalMove(f"{name} cannot take {text or 'nothing'} by addition: a sum needs two or more cards",
+                          "short_sum")
+    total = sum(VALUE[b] for b in base)
+    if total != VALUE[played_rank]:
+        raise IllegalMove(f"{name} cannot take {text} by addition: they add up to {total}, not "
+                          f"{VALUE[played_rank]} (a play makes one capture, R-CAP-ONE)", "bad_sum")
+    if max(base.count(b) for b in base) > 4:
+        raise IllegalMove("there are only four cards of each rank", "too_many")
+    return sum_action(played_rank, base)
+
+
+def _take_newest(cards: list, rank: int) -> int:
+    for i in range(len(cards) - 1, -1, -1):
+        if cards[i] >> 2 == rank:
+            return cards.pop(i)
+    raise AssertionError("rank not on table")  # pragma: no cover - guarded by legality
+
+
+def apply(state: State, action: int, card: int | None = None):
+    """Play `action` for the seat on turn; returns (new state, tuple of events).
+
+    `card` picks which physical card of the rank to play (default: the first in hand). Captures take
+    the newest table card of a rank (R-CAIDA-5). Dealing, announcements, the end of the hand and the
+    next hand happen inside the play that triggers them.
+    """
+    if card is not None or action not in legal_actions(state):
+        check_action(state, action, card)
+    rules = state.rules
+    seat = state.turn
+    n = rules.players
+    team = seat & 1
+    r = ACTION_RANK[action]
+    kind = ACTION_KIND[action]
+    hand = state.hands[seat]
+    if card is None:
+        for card in hand:
+            if card >> 2 == r:
+                break
+    new_hand = tuple(c for c in hand if c != card)
+    hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1:]
+    scores, piles, winner, last_capturer = state.scores, state.piles, -1, state.last_capturer
+    if kind == TRAIL:
+        table = state.table + (card,)
+        packed = state.table_packed + (1 << (FIELD_BITS * r))
+        trailed = r
+        events = [Played(seat, card, action, ())]
+    else:
+        rest = list(state.table)
+        packed = state.table_packed
+        if kind == MATCH:
+            base = [r] * (count_in(packed, r) if rules.match_takes_all_same_rank else 1)
+        else:
+            base = ACTION_BASE[action]
+        taken = [_take_newest(rest, b) for b in base]
+        packed -= pack(base)
+        for run_rank in escalera(packed, r):
+            taken.append(_take_newest(rest, run_rank))
+            packed -= 1 << (FIELD_BITS * run_rank)
+        table = tuple(rest)
+        trailed = -1
+        last_capturer = team
+        events = [Played(seat, card, action, tuple(taken))]
+        before = scores[team]
+        points = 0
+        caida = kind == MATCH and state.trailed == r
+        if caida:
+            bonus = 0
+            if state.rondas[(seat - 1) % n] == r and below(before, rules.ronda_caida_cutoff):
+                bonus = rules.ronda_caida_bonus
+            points += CAIDA_POINTS + bonus
+            events.append(Caida(seat, team, CAIDA_POINTS, bonus))
+        if not table:
+            limpia = LIMPIA_POINTS if below(before, rules.limpia_cutoff) and (
+                not caida or rules.caida_limpia_stack) else 0
+            points += limpia
+            events.append(Limpia(seat, team, limpia))
+        pile = piles[team] + (card,) + tuple(taken)
+        piles = (pile, piles[1]) if team == 0 else (piles[0], pile)
+        if points:
+            scores = (before + points, scores[1]) if team == 0 else (scores[0], before + points)
+            if before + points >= TARGET_SCORE:
+                winner = team
+                events.append(GameWon(team, scores))
+    new = State(rules, state.seed, state.decks, state.hand_no, state.dealer, state.deal_no, (seat + 1) % n,
+                hands, table, packed, state.stock, piles, scores, trailed, state.rondas, last_capturer, winner,
+                state.discarded, state.plays + 1)
+    if winner < 0 and not new_hand and not any(hands):
+        new = _next_deal(new, events) if new.stock else _end_hand(new, events)
+    return new, tuple(events)
+
+
+def _deal(state: State, events: list) -> State:
+    """Deal 5 cards to each seat from the stock, starting after the dealer, and score announcements."""
+    n = state.rules.players
+    stock = state.stock
+    hands = [()] * n
+    for i in range(n):
+        seat = (state.dealer + 1 + i) % n
+        hands[seat] = tuple(sorted(stock[i * CARDS_PER_DEAL:(i + 1) * CARDS_PER_DEAL]))
+    events.append(Dealt(state.hand_no, state.deal_no, state.dealer))
+    found, scores, winner, rondas = announcements(hands, state.dealer, state.scores, state.rules)
+    events.extend(found)
+    if winner >= 0:
+        events.append(GameWon(winner, scores))
+    return state._replace(hands=tuple(hands), stock=stock[n * CARDS_PER_DEAL:], turn=(state.dealer + 1) % n,
+                          trailed=-1, rondas=rondas, scores=scores, winner=winner)
+
+
+def _next_deal(state: State, events: list) -> State:
+    return _deal(state._replace(deal_no=state.deal_no + 1), events)
+
+
+def _end_hand(state: State, events: list) -> State:
+    """Settle leftovers, score the cartón, then start the next hand unless someone won (R-END, R-CARTON)."""
+    rules = state.rules
+    piles, leftover = state.piles, state.table
+    counts, carton, scores, winner = settle_hand((len(piles[0]), len(piles[1])), len(leftover),
+                                                 state.last_capturer, state.dealer & 1, state.scores, rules)
+    if counts[0] != len(piles[0]) or counts[1] != len(piles[1]):
+        t = state.last_capturer
+        piles = tuple(p + leftover if i == t else p for i, p in enumerate(piles))
+        leftover = ()
+    events.append(HandEnded(state.hand_no, counts, leftover, carton))
+    if winner >= 0:
+        events.append(GameWon(winner, scores))
+        return state._replace(piles=piles, table=(), table_packed=0, scores=scores, winner=winner,
+                              discarded=leftover)
+    return _start_hand(state, state.hand_no + 1, (state.dealer + 1) % rules.players, scores, events)
+
+
+def _start_hand(state: State, hand_no: int, dealer: int, scores, events: list) -> State:
+    n = state.rules.players
+    deck = hand_deck(state.seed, hand_no, state.decks)
+    fresh = state._replace(hand_no=hand_no, dealer=dealer, deal_no=0, hands=((),) * n, table=(), table_packed=0,
+                           stock=deck, piles=((), ()), scores=scores, trailed=-1, rondas=(-1,) * n,
+                           last_capturer=-1, discarded=())
+    return _deal(fresh, events)
+
+
+def start_game(rules: Rules | None = None, seed: int = 0, dealer: int | None = None, decks=(),
+               scores=(0, 0)):
+    """A new game and the events of its first deal: (state, events).
+
+    Hands are shuffled from `seed` unless `decks` gives their order (first hands first); the first
+    dealer is drawn from the seed unless given.
+    """
+    rules = rules or Rules()
+    decks = tuple(check_deck(d) for d in decks)
+    if dealer is None:
+        dealer = first_dealer(seed, rules.players)
+    if not 0 <= dealer < rules.players:
+        raise ValueError(f"dealer must be a seat 0..{rules.players - 1}")
+    blank = State(rules, seed, decks, 0, dealer, 0, 0, ((),) * rules.players, (), 0, (), ((), ()), tuple(scores),
+                  -1, (-1,) * rules.players, -1, -1, (), 0)
+    events: list = []
+    state = _start_hand(blank, 0, dealer, tuple(scores), events)
+    return state, tuple(events)
+
+
+def new_game(rules: Rules | None = None, seed: int = 0, dealer: int | None = None, decks=()) -> State:
+    """A new game after its first deal (see start_game)."""
+    return start_game(rules, seed, dealer, decks)[0]
+
+
+def deal_pending(state: State):
+    """For a position built by hand: deal from its stock if every hand is empty.
+
+    Returns (state, events); unchanged with no events when a hand still holds cards or the stock is empty.
+    """
+    if any(state.hands) or not state.stock:
+        return state, ()
+    events: list = []
+    return _deal(state, events), tuple(events)

@@ -1,0 +1,115 @@
+"""Provides the rules configuration (every option of RULES.md §11) and the named presets."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+
+TARGET_SCORE = 40
+CAIDA_POINTS = 2
+LIMPIA_POINTS = 2
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every configurable rule of RULES.md §11; the defaults are the `standard` preset."""
+
+    players: int = 2
+    """2 (one against one) or 4 (two teams of two, partners opposite)."""
+    caida_limpia_stack: bool = True
+    """A caída that is also a limpia scores both (4); False is "todo dos" (2)."""
+    ronda_points: int = 2
+    """Points for being dealt three of a kind."""
+    ronda_cutoff: int | None = 30
+    """A team at or above this score scores no ronda; None never blocks."""
+    four_of_a_kind: str = "win"
+    """"win": four of a kind wins the game at once; "points": it scores four_of_a_kind_points."""
+    four_of_a_kind_points: int = 4
+    """Points for a doble ronda when four_of_a_kind is "points"."""
+    ronda_caida_bonus: int = 10
+    """Extra points for a caída on the rank of the previous player's ronda."""
+    ronda_caida_cutoff: int | None = 30
+    """A team at or above this score gets no ronda-caída bonus."""
+    carton_cutoff: int | None = 30
+    """A team at or above this score scores no cartón."""
+    limpia_cutoff: int | None = 38
+    """A team at or above this score scores no limpia."""
+    sum_max_cards: int | None = None
+    """Most cards in an addition; None allows any number (two or more)."""
+    match_takes_all_same_rank: bool = False
+    """A match takes every table card of the played rank, not just one."""
+    forced_capture: bool = False
+    """A card that can capture must capture (it cannot be trailed)."""
+    leftover_table_cards: str = "discard"
+    """Cards left on the table at the end of a hand: "discard" or "last_capturer"."""
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.players not in (2, 4):
+            problems.append(f"players must be 2 or 4, not {self.players!r}")
+        if self.four_of_a_kind not in ("win", "points"):
+            problems.append(f"four_of_a_kind must be 'win' or 'points', not {self.four_of_a_kind!r}")
+        if self.leftover_table_cards not in ("discard", "last_capturer"):
+            problems.append(
+                f"leftover_table_cards must be 'discard' or 'last_capturer', not {self.leftover_table_cards!r}"
+            )
+        if self.sum_max_cards is not None and not (isinstance(self.sum_max_cards, int) and self.sum_max_cards >= 2):
+            problems.append(f"sum_max_cards must be None or an int of 2 or more, not {self.sum_max_cards!r}")
+        for name in ("ronda_cutoff", "ronda_caida_cutoff", "carton_cutoff", "limpia_cutoff"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, int):
+                problems.append(f"{name} must be None or an int, not {value!r}")
+        for name in ("ronda_points", "four_of_a_kind_points", "ronda_caida_bonus"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0:
+                problems.append(f"{name} must be an int of 0 or more, not {value!r}")
+        if problems:
+            raise ValueError("invalid rules: " + "; ".join(problems))
+        # Precomputed once, read on every play.
+        object.__setattr__(self, "_sum_limit", self.sum_max_cards or 99)
+
+    @property
+    def deals_per_hand(self) -> int:
+        """4 deals a hand with 2 players, 2 with 4 players (R-DEAL-3)."""
+        return 40 // (5 * self.players)
+
+    def with_options(self, **options) -> Rules:
+        """A copy with some options changed; unknown names raise ValueError."""
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ValueError(f"unknown rules option(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        return replace(self, **options)
+
+    def to_dict(self) -> dict:
+        """The options as a plain dict (for records and model metadata)."""
+        return asdict(self)
+
+
+PRESETS: dict[str, dict] = {
+    "standard": {},
+    "pagat": {"ronda_points": 4, "carton_cutoff": None},
+    "agent_dory": {"ronda_cutoff": 38, "ronda_caida_cutoff": 38},
+    "quito_todo_dos": {
+        "caida_limpia_stack": False,
+        "ronda_caida_bonus": 0,
+        "sum_max_cards": 2,
+        "four_of_a_kind": "points",
+        "four_of_a_kind_points": 2,
+    },
+}
+"""The presets of RULES.md §11, as overrides of the defaults."""
+
+
+def preset(name: str, players: int = 2, **overrides) -> Rules:
+    """The rules of a named preset, optionally for 4 players or with other overrides."""
+    if name not in PRESETS:
+        raise ValueError(f"unknown rules preset {name!r}; choose one of: {', '.join(PRESETS)}")
+    return Rules(players=players).with_options(**PRESETS[name], **overrides)
+
+
+def preset_name(rules: Rules) -> str | None:
+    """The preset these rules are (ignoring the player count), or None for a custom set."""
+    for name in PRESETS:
+        if preset(name, players=rules.players) == rules:
+            return name
+    return None

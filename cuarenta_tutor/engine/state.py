@@ -1,0 +1,202 @@
+"""Provides the game state value, the typed events, IllegalMove, and the ways to build a state.
+
+State and events are typed NamedTuples: immutable values like frozen dataclasses, but about ten
+times cheaper to build, which matters because every play builds one (see `bench engine`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+from .actions import pack
+from .cards import DECK_SIZE, make_card, parse_card, parse_rank, rank_of
+from .rules import Rules
+
+
+class IllegalMove(ValueError):
+    """A move the rules forbid; `reason` is a short code, the message says why in plain words."""
+
+    def __init__(self, message: str, reason: str = "illegal"):
+        super().__init__(message)
+        self.reason = reason
+
+
+class State(NamedTuple):
+    """One moment of a game, as every seat's cards and the public record of the hand."""
+
+    rules: Rules
+    seed: int
+    """Seed from which every hand's deck not given explicitly is shuffled."""
+    decks: tuple
+    """Explicit deck orders for the first hands (may be empty)."""
+    hand_no: int
+    """0-based hand (data) of the game."""
+    dealer: int
+    deal_no: int
+    """0-based deal within the hand."""
+    turn: int
+    """The seat to play."""
+    hands: tuple
+    """Per seat, the cards in hand (sorted)."""
+    table: tuple
+    """Cards on the table, oldest first."""
+    table_packed: int
+    """The table's rank counts, packed (see actions.pack)."""
+    stock: tuple
+    """Cards not yet dealt in this hand, next first."""
+    piles: tuple
+    """Per team, the cards captured this hand."""
+    scores: tuple
+    """Per team, the game score."""
+    trailed: int
+    """The rank the previous player just trailed in this deal (a caída target), or -1."""
+    rondas: tuple
+    """Per seat, the rank of the ronda (or doble ronda) dealt in this deal, or -1. Private."""
+    last_capturer: int
+    """The team that captured last in this hand, or -1."""
+    winner: int
+    """The winning team, or -1 while the game goes on."""
+    discarded: tuple
+    """Table cards left over at the end of the last hand (kept when the game ended there)."""
+    plays: int
+    """Cards played so far in the game."""
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner >= 0
+
+    def team_of(self, seat: int) -> int:
+        return seat & 1
+
+
+# Events: what a play, a deal or the end of a hand did, in order.
+class Dealt(NamedTuple):
+    hand_no: int
+    deal_no: int
+    dealer: int
+
+
+class Ronda(NamedTuple):
+    """A seat was dealt three of a kind ("ronda") or, with four_of_a_kind="points", four ("doble_ronda").
+    The rank is secret (R-ANN-6), so it is not in the event."""
+    seat: int
+    team: int
+    points: int
+    kind: str = "ronda"
+
+
+class FourOfAKind(NamedTuple):
+    """A seat was dealt four of a kind: its team wins at once (four_of_a_kind="win")."""
+    seat: int
+    team: int
+
+
+class Played(NamedTuple):
+    seat: int
+    card: int
+    action: int
+    captured: tuple
+    """Table cards taken (base + escalera); empty for a trail."""
+
+
+class Caida(NamedTuple):
+    seat: int
+    team: int
+    points: int
+    ronda_bonus: int
+    """Extra points for a caída on the previous player's ronda rank (0 if none or blocked)."""
+
+
+class Limpia(NamedTuple):
+    seat: int
+    team: int
+    points: int
+    """0 when the team was at or above limpia_cutoff (the table was still cleared)."""
+
+
+class HandEnded(NamedTuple):
+    hand_no: int
+    captured: tuple
+    """Cards per team after leftovers were settled."""
+    leftover: tuple
+    """Table cards nobody took."""
+    carton: tuple
+    """Cartón points per team."""
+
+
+class GameWon(NamedTuple):
+    team: int
+    scores: tuple
+
+
+def hand_deck(seed: int, hand_no: int, decks=()) -> tuple:
+    """The deck order of a hand: the explicit one if given, else a shuffle fixed by (seed, hand)."""
+    if hand_no < len(decks):
+        return tuple(decks[hand_no])
+    deck = list(range(DECK_SIZE))
+    random.Random(f"cuarenta:{seed}:{hand_no}").shuffle(deck)
+    return tuple(deck)
+
+
+def first_dealer(seed: int, players: int) -> int:
+    """The first dealer of a seeded game (R-DEAL-2: chosen at random)."""
+    return random.Random(f"cuarenta:{seed}:dealer").randrange(players)
+
+
+def check_deck(deck) -> tuple:
+    """A deck order as a tuple of the 40 distinct card ids; ValueError says what is wrong."""
+    deck = tuple(parse_card(c) if isinstance(c, str) else c for c in deck)
+    if len(deck) != DECK_SIZE or sorted(deck) != list(range(DECK_SIZE)):
+        raise ValueError(f"a deck must hold each of the 40 cards once; got {len(deck)} cards, "
+                         f"{len(set(deck))} distinct")
+    return deck
+
+
+def cards_for(ranks, used: set[int]) -> list[int]:
+    """Physical cards for a list of ranks (or card strings), taking suits not yet in `used`."""
+    out = []
+    for item in ranks:
+        if isinstance(item, str) and len(item.strip()) >= 2 and item.strip()[-1] not in "0123456789AJQKajqk":
+            card = parse_card(item)
+        else:
+            rank = parse_rank(item) if isinstance(item, str) else int(item)
+            free = [make_card(rank, s) for s in range(4) if make_card(rank, s) not in used]
+            if not free:
+                raise ValueError(f"more than four cards of rank {item!r}")
+            card = free[0]
+        if card in used:
+            raise ValueError(f"card {item!r} appears twice")
+        used.add(card)
+        out.append(card)
+    return out
+
+
+def make_position(rules: Rules | None = None, *, hands, table=(), turn: int = 0, dealer: int | None = None,
+                  scores=(0, 0), piles=((), ()), stock=(), trailed=None, rondas=None, deal_no: int = 0,
+                  hand_no: int = 0, last_capturer: int = -1, seed: int = 0) -> State:
+    """Build any position from ranks or card strings (for tests, lessons and rule cases).
+
+    `hands` is one list per seat; `trailed` the rank the previous player just trailed (or None);
+    `rondas` per seat the ronda rank dealt this deal (or None). Cards need not add up to 40.
+    """
+    rules = rules or Rules()
+    n = rules.players
+    if len(hands) != n:
+        raise ValueError(f"{n} players need {n} hands, got {len(hands)}")
+    if not 0 <= turn < n:
+        raise ValueError(f"turn must be a seat 0..{n - 1}")
+    used: set[int] = set()
+    hand_cards = tuple(tuple(sorted(cards_for(h, used))) for h in hands)
+    table_cards = tuple(cards_for(table, used))
+    pile_cards = tuple(tuple(cards_for(p, used)) for p in piles)
+    stock_cards = tuple(cards_for(stock, used))
+    to_rank = lambda r: -1 if r is None else (parse_rank(r) if isinstance(r, str) else int(r))  # noqa: E731
+    ronda_ranks = tuple(to_rank(r) for r in (rondas or [None] * n))
+    return State(rules, seed, (), hand_no, (turn - 1) % n if dealer is None else dealer, deal_no, turn,
+                 hand_cards, table_cards, pack(rank_of(c) for c in table_cards), stock_cards, pile_cards,
+                 tuple(scores), to_rank(trailed), ronda_ranks, last_capturer, -1, (), 0)
