@@ -1,0 +1,90 @@
+"""The public rule cases (RULES.md §15) through the conformance runner, and the runner's own behaviour."""
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cuarenta_tutor.conformance import run_case, run_files
+
+CASES_FILE = Path(__file__).parent / "rules" / "cases_public.json"
+CASES = json.loads(CASES_FILE.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_public_case_passes(case):
+    assert run_case(case) is None
+
+
+def test_every_case_kind_of_the_spec_is_covered():
+    kinds = {c["kind"] for c in CASES}
+    assert kinds == {"structure", "capture_options", "play", "deal_announcements", "carton", "carton_table",
+                     "end_of_hand", "scenario"}
+
+
+def first(kind):
+    return copy.deepcopy(next(c for c in CASES if c["kind"] == kind))
+
+
+@pytest.mark.parametrize("kind", ["structure", "capture_options", "play", "deal_announcements", "carton",
+                                  "carton_table", "end_of_hand", "scenario"])
+def test_a_wrong_expectation_fails(kind):
+    case = next(c for c in CASES if c["kind"] == kind and c["expected"] and c["setup"] is not None
+                and (kind != "structure" or c["setup"]))
+    case = copy.deepcopy(case)
+    expected = case["expected"]
+    if kind == "structure":
+        expected["first_player"] = 1 - expected["first_player"] if case["setup"]["players"] == 2 else 9
+    elif kind == "capture_options":
+        expected["trail_allowed"] = not expected["trail_allowed"]
+    elif kind == "play":
+        expected["legal"] = not expected["legal"]
+    elif kind == "carton_table":
+        expected["points_by_count"]["20"] += 2
+    elif kind == "scenario":
+        expected["final"]["team_scores"]["0"] += 2
+    else:
+        expected["team_scores_after"]["0"] += 2
+    assert run_case(case) is not None
+
+
+def test_unknown_kind_and_malformed_cases_fail():
+    assert "unknown case kind" in run_case({"id": "X", "kind": "nonsense"})
+    assert "malformed" in run_case({"id": "Y", "kind": "play", "setup": {}, "expected": {}})
+    assert run_case(["not", "an", "object"]) is not None
+    case = first("capture_options")
+    case["setup"]["played"] = "9"
+    assert "malformed" in run_case(case)
+
+
+def test_runner_command_prints_pass_lines_and_summary(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "cuarenta_tutor.conformance", str(CASES_FILE)],
+                         capture_output=True, text=True, check=False)
+    lines = out.stdout.strip().splitlines()
+    assert out.returncode == 0, out.stdout[-2000:]
+    assert lines[-1] == f"{len(CASES)} passed, 0 failed"
+    assert sum(line.startswith("PASS ") for line in lines) == len(CASES)
+
+    broken = tmp_path / "broken.json"
+    bad = first("carton")
+    bad["expected"]["carton_points"]["1"] = 99
+    broken.write_text(json.dumps([bad, {"id": "Z", "kind": "mystery"}]))
+    out = subprocess.run([sys.executable, "-m", "cuarenta_tutor.conformance", str(broken)],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 1
+    assert out.stdout.strip().splitlines()[-1] == "0 passed, 2 failed"
+    assert "FAIL Z: unknown case kind" in out.stdout
+
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text("{ not json")
+    out = subprocess.run([sys.executable, "-m", "cuarenta_tutor.conformance", str(garbage)],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 2 and "cannot read" in out.stderr
+
+
+def test_run_files_counts(tmp_path, capsys):
+    passed, failed = run_files([CASES_FILE])
+    assert (passed, failed) == (len(CASES), 0)
