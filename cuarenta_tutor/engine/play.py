@@ -15,27 +15,27 @@ from .state import (Caida, Dealt, GameWon, HandEnded, IllegalMove, Limpia, Playe
                     first_dealer, hand_deck)
 
 CARDS_PER_DEAL = 5
-_LEGAL_CACHE: dict[int, tuple[int, ...]] = {}
-_CACHE_LIMIT = 400_000
+_RELEVANT = tuple(((1 << (FIELD_BITS * (r + 1))) - 1) if VALUE[r] else (15 << (FIELD_BITS * r)) for r in range(10))
+"""Per rank, the packed-table bits its captures depend on: its own count and, for a number card, the
+counts of the ranks below it (the only ones a sum can use). The cache below is bounded by that."""
+_RANK_CACHE: dict[int, tuple[int, ...]] = {}
 
 
-def _rules_key(rules: Rules) -> int:
-    return min(rules._sum_limit, 7) * 2 + rules.forced_capture
+def _rank_actions(r: int, table: int, rules: Rules) -> tuple[int, ...]:
+    """The legal actions that play rank r on a table (trail, match, sums), in id order."""
+    limit = rules._sum_limit
+    captures = [MATCH * 10 + r] if count_in(table, r) else []
+    for a in SUMS_BY_RANK[r]:
+        if len(ACTION_BASE[a]) <= limit and contains(table, ACTION_BASE_PACKED[a]):
+            captures.append(a)
+    return tuple(captures) if captures and rules.forced_capture else (r, *captures)
 
 
 def _compute_legal(rank_mask: int, table: int, rules: Rules) -> tuple[int, ...]:
-    limit = rules._sum_limit
     actions = []
     for r in range(10):
-        if not rank_mask >> r & 1:
-            continue
-        captures = [MATCH * 10 + r] if count_in(table, r) else []
-        for a in SUMS_BY_RANK[r]:
-            if len(ACTION_BASE[a]) <= limit and contains(table, ACTION_BASE_PACKED[a]):
-                captures.append(a)
-        if not (captures and rules.forced_capture):
-            actions.append(r)
-        actions.extend(captures)
+        if rank_mask >> r & 1:
+            actions.extend(_rank_actions(r, table, rules))
     return tuple(sorted(actions))
 
 
@@ -43,16 +43,23 @@ def legal_actions(state: State) -> tuple[int, ...]:
     """The legal action ids for the seat on turn, sorted; empty when the game is over."""
     if state.winner >= 0:
         return ()
-    mask = 0
-    for c in state.hands[state.turn]:
-        mask |= 1 << (c >> 2)
-    key = (state.table_packed << 14) | (mask << 4) | _rules_key(state.rules)
-    found = _LEGAL_CACHE.get(key)
-    if found is None:
-        if len(_LEGAL_CACHE) >= _CACHE_LIMIT:
-            _LEGAL_CACHE.clear()
-        found = _LEGAL_CACHE[key] = _compute_legal(mask, state.table_packed, state.rules)
-    return found
+    rules = state.rules
+    table = state.table_packed
+    key_rules = rules._legal_key
+    out: list[int] = []
+    last = -1
+    for c in state.hands[state.turn]:  # hands are sorted, so equal ranks are adjacent
+        r = c >> 2
+        if r == last:
+            continue
+        last = r
+        key = ((table & _RELEVANT[r]) << 8) | (r << 4) | key_rules
+        found = _RANK_CACHE.get(key)
+        if found is None:
+            found = _RANK_CACHE[key] = _rank_actions(r, table, rules)
+        out += found
+    out.sort()
+    return tuple(out)
 
 
 def legal_mask(state: State) -> list[bool]:

@@ -66,6 +66,7 @@ class Rules:
             raise ValueError("invalid rules: " + "; ".join(problems))
         # Precomputed once, read on every play.
         object.__setattr__(self, "_sum_limit", self.sum_max_cards or 99)
+        object.__setattr__(self, "_legal_key", min(self._sum_limit, 7) * 2 + self.forced_capture)
 
     @property
     def deals_per_hand(self) -> int:
