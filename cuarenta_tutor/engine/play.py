@@ -62,6 +62,33 @@ def legal_actions(state: State) -> tuple[int, ...]:
     return tuple(out)
 
 
+_OUTCOME_CACHE: dict[int, tuple] = {}
+
+
+def capture_outcomes(rank: int, table_packed: int, rules: Rules) -> tuple[tuple[int, int, int], ...]:
+    """For each capture a card of `rank` can make on a packed table: (action, cards taken, table left).
+
+    Cached like legal moves; the bots use it to weigh what the next player could take.
+    """
+    key = (table_packed << 8) | (rank << 4) | rules._legal_key | (rules.match_takes_all_same_rank << 3)
+    found = _OUTCOME_CACHE.get(key)
+    if found is None:
+        if len(_OUTCOME_CACHE) >= 500_000:
+            _OUTCOME_CACHE.clear()
+        out = []
+        for a in _rank_actions(rank, table_packed, rules):
+            if ACTION_KIND[a] == TRAIL:
+                continue
+            base = ACTION_BASE[a]
+            if ACTION_KIND[a] == MATCH and rules.match_takes_all_same_rank:
+                base = base * count_in(table_packed, rank)
+            left = table_packed - pack(base)
+            run = escalera(left, rank)
+            out.append((a, len(base) + len(run), left - pack(run)))
+        found = _OUTCOME_CACHE[key] = tuple(out)
+    return found
+
+
 def legal_mask(state: State) -> list[bool]:
     """A list of N_ACTIONS booleans, True for the legal actions."""
     mask = [False] * N_ACTIONS
@@ -195,8 +222,8 @@ def apply(state: State, action: int, card: int | None = None):
     the newest table card of a rank (R-CAIDA-5). Dealing, announcements, the end of the hand and the
     next hand happen inside the play that triggers them.
     """
-    if card is not None or action not in legal_actions(state):
-        check_action(state, action, card)
+    if card is not None or type(action) is not int or action not in legal_actions(state):
+        check_action(state, action, card)  # raises IllegalMove with the reason
     rules = state.rules
     seat = state.turn
     n = rules.players

@@ -1,0 +1,40 @@
+"""Provides the players: the Policy protocol, Decision, the baseline bots, the expert and search,
+and `make_policy` to build one from a name such as "expert" or "search:200"."""
+
+from __future__ import annotations
+
+import random
+
+from .base import BasePolicy, Decision, Policy
+from .expert import ExpertPolicy
+from .simple import GreedyPolicy, RandomPolicy
+
+__all__ = ["BasePolicy", "Decision", "Policy", "ExpertPolicy", "GreedyPolicy", "RandomPolicy", "make_policy",
+           "POLICY_NAMES"]
+
+POLICY_NAMES = ("random", "greedy", "expert", "search[:N]", "onnx[:PATH][@temp=T]")
+
+
+def make_policy(spec: str, seed: int = 0) -> Policy:
+    """Build a policy from its command-line name; ValueError names the choices."""
+    name, _, arg = spec.partition(":")
+    rng = random.Random(seed)
+    if name == "random" and not arg:
+        return RandomPolicy(rng)
+    if name == "greedy" and not arg:
+        return GreedyPolicy(rng)
+    if name == "expert" and not arg:
+        return ExpertPolicy(rng)
+    if name == "search":
+        from .search import SearchPolicy
+
+        try:
+            samples = int(arg) if arg else SearchPolicy.DEFAULT_SAMPLES
+        except ValueError:
+            raise ValueError(f"search takes a number of sampled deals, as in search:200, not {arg!r}") from None
+        return SearchPolicy(samples, rng)
+    if name == "onnx":
+        from .onnx_policy import OnnxPolicy  # noqa: F401 - built with the trained agent
+
+        raise ValueError("the onnx policy is not built yet")
+    raise ValueError(f"unknown policy {spec!r}; choose one of: {', '.join(POLICY_NAMES)}")

@@ -1,0 +1,140 @@
+"""Provides the expert: a rule-based player that uses what a good human uses.
+
+For every legal move it adds what the move scores now to what the captured cards are worth for the
+cartón race, and subtracts what the next player (an opponent) can expect to take back from the
+table the move leaves. The threat is estimated by counting cards: for every rank, the chance the
+next player holds one (four of each rank, minus those seen this hand) and the best capture it would
+make with it: a caída on the trailed card (+2, +10 on our ronda rank), a limpia (+2), the cards it
+would take, and an outright win. So the expert
+- takes caídas and limpias first, and wins when it can;
+- trails ranks already seen (three seen: no caída possible) and face cards, which make no sums;
+- does not leave easy sums, pairs for a limpia, or the start of an escalera for the next player;
+- on an empty table prefers to trail a card whose rank it holds twice (fewer left to match it);
+- values captured cards by the cartón race toward 20, and not at all once its team is at the
+  cartón cut-off (30); from 38 it plays only for a caída, and against a team at 38 it guards only
+  against caídas, since that team's limpias and cartón no longer score.
+Ties go to the higher rank, then the lower action id.
+"""
+
+from __future__ import annotations
+
+from ..engine import (ACTION_KIND, ACTION_RANK, MATCH, TARGET_SCORE, TRAIL, Caida, GameWon, Limpia, Played,
+                      State, apply, capture_outcomes, legal_actions)
+from ..engine.scoring import below
+from .base import BasePolicy, Decision
+from .knowledge import p_holds, unseen_counts
+
+CARD_WEIGHT = 0.35
+"""Worth of one captured card while the cartón still counts (about 6 points for 20 cards)."""
+THRESHOLD_BONUS = 1.5
+"""Extra worth of the capture that brings the team's pile to 20 cards."""
+WIN = 100.0
+
+
+class ExpertPolicy(BasePolicy):
+    """The rule-based expert described in the module docstring."""
+
+    name = "expert"
+
+    def decide(self, state: State) -> Decision:
+        legal = legal_actions(state)
+        if len(legal) == 1:
+            return Decision(legal[0], {legal[0]: 1.0}, model_id=self.name)
+        values = move_values(state)
+        best = max(legal, key=lambda a: (round(values[a], 9), ACTION_RANK[a], -a))
+        return Decision(best, {a: float(a == best) for a in legal}, model_id=self.name)
+
+
+def move_values(state: State) -> dict[int, float]:
+    """The expert's estimate, in game points, of every legal move for the seat on turn."""
+    seat = state.turn
+    rules = state.rules
+    n = rules.players
+    team = seat & 1
+    mine, theirs = state.scores[team], state.scores[1 - team]
+    unseen = unseen_counts(state, seat)
+    pool = sum(unseen)
+    nxt = (seat + 1) % n
+    my_card_weight = CARD_WEIGHT if below(mine, rules.carton_cutoff) or below(theirs, rules.carton_cutoff) else 0.0
+    pile = len(state.piles[team])
+    hand_ranks = [c >> 2 for c in state.hands[seat]]
+    values = {}
+    for a in legal_actions(state):
+        _, events = apply(state, a)
+        points, cards, won = 0, 0, False
+        for e in events:
+            if isinstance(e, Played):
+                cards = len(e.captured) + 1 if e.captured else 0
+                taken = e.captured
+            elif isinstance(e, (Caida, Limpia)) and e.team == team:
+                points += e.points + getattr(e, "ronda_bonus", 0)
+            elif isinstance(e, GameWon):
+                won = e.team == team
+                break  # later events (cartón, next deal) are not the expert's to see
+        if won:
+            values[a] = WIN + points
+            continue
+        value = points + my_card_weight * cards
+        if cards and pile < 20 <= pile + cards and below(mine, rules.carton_cutoff):
+            value += THRESHOLD_BONUS
+        r = ACTION_RANK[a]
+        if ACTION_KIND[a] == TRAIL:
+            table_after = state.table_packed + (1 << (4 * r))
+            trailed = r
+        else:
+            table_after = state.table_packed
+            for c in taken:
+                table_after -= 1 << (4 * (c >> 2))
+            trailed = -1
+        last_of_deal = len(state.hands[seat]) == 1 and all(
+            len(h) == 0 for s, h in enumerate(state.hands) if s != seat)
+        if last_of_deal:
+            if not state.stock:
+                values[a] = value  # the hand ends: nothing is left to defend
+                continue
+            next_hand, trailed = 5, -1  # a fresh deal, and its first play is never a caída
+        else:
+            next_hand = len(state.hands[nxt])
+        own_left = hand_ranks.copy()
+        own_left.remove(r)
+        value -= threat(state, team, table_after, trailed, unseen, pool, next_hand)
+        if ACTION_KIND[a] == TRAIL and r in own_left:
+            value += 0.1  # keep the partner card: it may catch a card of that rank later
+        values[a] = value
+    return values
+
+
+def threat(state: State, team: int, table: int, trailed: int, unseen, pool: int, hand: int) -> float:
+    """Expected gain of the next player (an opponent) on `table`: the best capture it can make,
+    averaged over the ranks it may hold (a greedy expectation of the maximum)."""
+    rules = state.rules
+    them = state.scores[1 - team]
+    opp_cards = CARD_WEIGHT if below(them, rules.carton_cutoff) else 0.0
+    opp_limpia = 2 if below(them, rules.limpia_cutoff) else 0
+    bonus_ok = below(them, rules.ronda_caida_cutoff)
+    my_ronda = state.rondas[state.turn]
+    gains = []
+    for p in range(10):
+        k = unseen[p]
+        if not k or not (table >> (4 * p)) & 15 and p > 6:
+            continue
+        best = 0.0
+        for a, taken, left in capture_outcomes(p, table, rules):
+            caida = trailed == p and ACTION_KIND[a] == MATCH
+            pts = 0
+            if caida:
+                pts += 2 + (rules.ronda_caida_bonus if bonus_ok and my_ronda == p else 0)
+            if not left and opp_limpia and (not caida or rules.caida_limpia_stack):
+                pts += 2
+            gain = pts + opp_cards * (taken + 1)
+            if them + pts >= TARGET_SCORE:
+                gain += WIN
+            best = max(best, gain)
+        if best > 0:
+            gains.append((best, p_holds(k, hand, pool)))
+    gains.sort(reverse=True)
+    expected, none_before = 0.0, 1.0
+    for gain, prob in gains:
+        expected += gain * prob * none_before
+        none_before *= 1.0 - prob
+    return expected
