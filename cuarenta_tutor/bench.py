@@ -31,6 +31,44 @@ def bench_engine(games: int, seed: int) -> dict:
             "plays_per_game": round(plays / games, 1), "peak_rss_mb": round(peak_rss_mb(), 1)}
 
 
+def sample_positions(count: int, seed: int) -> list:
+    """Positions from expert-vs-expert games, every third play, for timing decisions."""
+    from .agents import make_policy
+    from .engine import apply, new_game
+
+    positions, game = [], 0
+    while len(positions) < count:
+        policy = make_policy("expert", seed)
+        state = new_game(seed=seed * 7919 + game)
+        while state.winner < 0 and len(positions) < count:
+            if state.plays % 3 == 0:
+                positions.append(state)
+            state, _ = apply(state, policy.decide(state).action)
+        game += 1
+    return positions
+
+
+def bench_bots(names: list[str], count: int, seed: int) -> dict:
+    """Median and p95 decision time of each policy over the same sampled positions."""
+    from .agents import make_policy
+
+    positions = sample_positions(count, seed)
+    out = {}
+    for name in names:
+        policy = make_policy(name, seed)
+        times = []
+        for state in positions:
+            policy.reset(state.turn, seed)
+            start = time.perf_counter()
+            policy.decide(state)
+            times.append(time.perf_counter() - start)
+        times.sort()
+        out[name] = {"median_ms": round(1000 * times[len(times) // 2], 4),
+                     "p95_ms": round(1000 * times[min(len(times) - 1, int(0.95 * len(times)))], 4),
+                     "positions": len(times)}
+    return out
+
+
 def report(result: dict, as_json: bool) -> None:
     width = max(len(k) for k in result)
     for key, value in result.items():
@@ -45,6 +83,19 @@ def run(args) -> int:
             print("--games must be at least 1")
             return 2
         report(bench_engine(args.games, args.seed), args.json)
+        return 0
+    if args.target == "bots":
+        names = [n.strip() for n in args.policies.split(",") if n.strip()]
+        try:
+            result = bench_bots(names, args.positions, args.seed)
+        except ValueError as err:
+            print(f"cuarenta-tutor bench bots: {err}")
+            return 2
+        print(f"{'policy':<14}{'median ms':>12}{'p95 ms':>12}{'positions':>11}")
+        for name, r in result.items():
+            print(f"{name:<14}{r['median_ms']:>12}{r['p95_ms']:>12}{r['positions']:>11}")
+        if args.json:
+            print(json.dumps(result))
         return 0
     print(f"unknown benchmark {args.target!r}")
     return 2

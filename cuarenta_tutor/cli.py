@@ -10,7 +10,6 @@ NOT_BUILT = {
     "play": "the terminal tutor",
     "review": "game review",
     "lessons": "the lessons",
-    "arena": "the arena",
     "train": "training",
     "export": "ONNX export",
 }
@@ -31,9 +30,18 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("game", nargs="?")
     review.add_argument("--text", action="store_true")
     sub.add_parser("lessons", help="learn the rules and the strategy")
-    arena = sub.add_parser("arena", help="duplicate-deal match between two policies")
-    arena.add_argument("a")
-    arena.add_argument("b")
+    arena = sub.add_parser("arena", help="duplicate-deal match between two policies",
+                           description="Policies: random, greedy, expert, search[:N] (N sampled deals).")
+    arena.add_argument("a", help="policy A (the one reported on)")
+    arena.add_argument("b", help="policy B")
+    arena.add_argument("--games", type=int, default=200, help="games to play, even (default 200)")
+    arena.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument("--rules", default="standard", help="rules preset (default standard)")
+    arena.add_argument("--players", type=int, choices=(2, 4), default=2)
+    arena.add_argument("--calibration", action="store_true",
+                       help="reliability table and calibration error of reported values")
+    arena.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     sub.add_parser("train", help="train the agent (needs the train extra)")
     sub.add_parser("export", help="export a checkpoint to ONNX (needs the train extra)")
     bench = sub.add_parser("bench", help="benchmarks that print figures")
@@ -42,6 +50,12 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_argument("--games", type=int, default=2000)
     engine.add_argument("--seed", type=int, default=0)
     engine.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+    bots = bench_sub.add_parser("bots", help="decision latency of each bot")
+    bots.add_argument("--positions", type=int, default=300, help="positions timed per policy (default 300)")
+    bots.add_argument("--policies", default="random,greedy,expert,search",
+                      help="comma-separated policy names (default random,greedy,expert,search)")
+    bots.add_argument("--seed", type=int, default=0)
+    bots.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     return parser
 
 
@@ -52,7 +66,29 @@ def main(argv=None) -> int:
         from . import bench
 
         return bench.run(args)
+    if command == "arena":
+        return run_arena(args)
     return _not_built(command)
+
+
+def run_arena(args) -> int:
+    import json
+
+    from .arena import format_summary, progress_bar, run_match, summarize
+
+    try:
+        results = run_match(args.a, args.b, args.games, args.jobs, args.seed, args.rules, args.players,
+                            progress=progress_bar)
+    except ValueError as err:
+        print(f"cuarenta-tutor arena: {err}", file=sys.stderr)
+        return 2
+    summary = summarize(args.a, args.b, results, calibration=args.calibration)
+    summary["calibration_requested"] = args.calibration
+    print(format_summary(summary, args.rules, args.seed))
+    if args.json:
+        summary.update(rules=args.rules, seed=args.seed, players=args.players)
+        print(json.dumps(summary))
+    return 0
 
 
 if __name__ == "__main__":

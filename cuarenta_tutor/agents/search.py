@@ -11,9 +11,9 @@ the sorted unseen cards with the policy's own RNG.
 
 from __future__ import annotations
 
-from ..engine import GameWon, HandEnded, State, apply, legal_actions
+from ..engine import Dealt, GameWon, HandEnded, State, apply, legal_actions
 from .base import BasePolicy, Decision
-from .expert import ExpertPolicy, move_values
+from .expert import CARD_WEIGHT, ExpertPolicy, move_values
 from .knowledge import determinize
 
 WIN_OUTCOME = 40.0
@@ -23,10 +23,13 @@ WIN_OUTCOME = 40.0
 class SearchPolicy(BasePolicy):
     """PIMC with `samples` sampled deals per decision, expert playouts to the end of the hand."""
 
-    DEFAULT_SAMPLES = 8
+    DEFAULT_SAMPLES = 48
 
-    def __init__(self, samples: int = DEFAULT_SAMPLES, rng=None):
+    def __init__(self, samples: int = DEFAULT_SAMPLES, rng=None, horizon: str = "deal"):
         super().__init__(rng)
+        if horizon not in ("deal", "hand"):
+            raise ValueError("horizon must be 'deal' or 'hand'")
+        self.horizon = horizon
         if samples < 1:
             raise ValueError("search needs at least one sampled deal")
         self.samples = samples
@@ -49,10 +52,14 @@ class SearchPolicy(BasePolicy):
         return Decision(best, {a: float(a == best) for a in legal}, model_id=self.name)
 
     def _playout(self, world: State, action: int, team: int) -> float:
-        """Score-difference change for `team` from playing `action` in `world` to the end of the hand."""
+        """Outcome for `team` of playing `action` in `world`, then expert play to the horizon: the change
+        in score difference, plus (at a deal horizon) the captured-card difference at the expert's
+        card weight."""
         start = world.scores[team] - world.scores[1 - team]
+        piles = len(world.piles[team]) - len(world.piles[1 - team])
         state, events = apply(world, action)
         decide = self._rollout.decide
+        stop_at_deal = self.horizon == "deal"
         while True:
             for e in events:
                 if isinstance(e, GameWon):
@@ -60,4 +67,7 @@ class SearchPolicy(BasePolicy):
                     return diff + (WIN_OUTCOME if e.team == team else -WIN_OUTCOME)
                 if isinstance(e, HandEnded):
                     return state.scores[team] - state.scores[1 - team] - start
+                if stop_at_deal and isinstance(e, Dealt):
+                    cards = len(state.piles[team]) - len(state.piles[1 - team]) - piles
+                    return state.scores[team] - state.scores[1 - team] - start + CARD_WEIGHT * cards
             state, events = apply(state, decide(state).action)

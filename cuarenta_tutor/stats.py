@@ -1,0 +1,47 @@
+"""Provides the statistics the arena reports: a win rate with a 95% interval clustered by seed
+pair, and calibration (reliability table, expected calibration error) of win-probability values."""
+
+from __future__ import annotations
+
+import math
+
+Z95 = 1.959964
+
+
+def win_rate_interval(pair_scores) -> tuple[float, float, float]:
+    """Mean of per-pair scores (wins in the pair / 2) and its 95% normal interval, clipped to [0, 1].
+
+    Duplicate games of one seed pair share their cards, so the pair is the independent unit.
+    """
+    xs = list(pair_scores)
+    n = len(xs)
+    if n == 0:
+        raise ValueError("no games were played")
+    mean = sum(xs) / n
+    if n == 1:
+        return mean, 0.0, 1.0
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def reliability(values, outcomes, bins: int = 10) -> tuple[list[dict], float]:
+    """Reliability table over `bins` equal bins of predicted probability, and the expected
+    calibration error (each prediction weighted equally)."""
+    values, outcomes = list(values), list(outcomes)
+    if len(values) != len(outcomes) or not values:
+        raise ValueError("calibration needs as many outcomes as values, and at least one")
+    rows = [{"low": i / bins, "high": (i + 1) / bins, "count": 0, "predicted": 0.0, "observed": 0.0}
+            for i in range(bins)]
+    for v, won in zip(values, outcomes):
+        row = rows[min(bins - 1, max(0, int(v * bins)))]
+        row["count"] += 1
+        row["predicted"] += v
+        row["observed"] += float(won)
+    ece = 0.0
+    for row in rows:
+        if row["count"]:
+            row["predicted"] /= row["count"]
+            row["observed"] /= row["count"]
+            ece += row["count"] / len(values) * abs(row["predicted"] - row["observed"])
+    return rows, ece
