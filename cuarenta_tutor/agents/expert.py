@@ -18,7 +18,7 @@ Ties go to the higher rank, then the lower action id.
 
 from __future__ import annotations
 
-from ..engine import (ACTION_KIND, ACTION_RANK, MATCH, TARGET_SCORE, TRAIL, Caida, GameWon, Limpia, Played,
+from ..engine import (ACTION_KIND, ACTION_RANK, MATCH, TARGET_SCORE, TRAIL, Caida, Dealt, GameWon, Limpia, Played,
                       State, apply, capture_outcomes, legal_actions)
 from ..engine.scoring import below
 from .base import BasePolicy, Decision
@@ -70,7 +70,8 @@ def move_values(state: State) -> dict[int, float]:
                 points += e.points + getattr(e, "ronda_bonus", 0)
             elif isinstance(e, GameWon):
                 won = e.team == team
-                break  # later events (cartón, next deal) are not the expert's to see
+            elif isinstance(e, Dealt):
+                break  # the next deal's cards (and its announcements) are not the expert's to see
         if won:
             values[a] = WIN + points
             continue

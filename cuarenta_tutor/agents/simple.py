@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine import ACTION_RANK, Caida, Limpia, Played, State, apply, legal_actions
+from ..engine import ACTION_RANK, Caida, Dealt, Limpia, Played, State, apply, legal_actions
 from .base import BasePolicy, Decision
 
 
@@ -22,11 +22,13 @@ def immediate_gain(state: State, action: int) -> tuple[int, int]:
     _, events = apply(state, action)
     points = cards = 0
     for e in events:
+        if isinstance(e, Dealt):
+            break  # what follows is the next deal: hidden cards
         if isinstance(e, Played):
             cards = len(e.captured) + (1 if e.captured else 0)
         elif isinstance(e, Caida):
             points += e.points + e.ronda_bonus
-        elif isinstance(e, Limpia):
+        elif isinstance(e, Limpia) and e.points:
             points += e.points
     return points, cards
 

@@ -1,0 +1,173 @@
+"""The bots: legal moves only, no peeking at hidden cards, and the play each one is documented to make."""
+
+import random
+
+import pytest
+
+from cuarenta_tutor.agents import Decision, ExpertPolicy, GreedyPolicy, Policy, RandomPolicy, make_policy
+from cuarenta_tutor.agents.knowledge import determinize, p_holds, unseen_cards
+from cuarenta_tutor.agents.search import SearchPolicy
+from cuarenta_tutor.engine import (ACTION_KIND, TRAIL, apply, legal_actions, make_position, match_action,
+                                   new_game, parse_rank, preset, sum_action, trail_action)
+
+LINEUPS = [("random", "greedy"), ("expert", "random"), ("greedy", "expert"), ("search:1", "expert")]
+
+
+def play(policies, rules, seed, check):
+    state = new_game(rules, seed=seed)
+    for s, p in enumerate(policies):
+        p.reset(s, seed)
+    while state.winner < 0:
+        decision = policies[state.turn].decide(state)
+        check(state, decision)
+        state, _ = apply(state, decision.action)
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("a,b", LINEUPS, ids=[f"{a}-{b}" for a, b in LINEUPS])
+def test_policies_only_play_legal_moves(a, b, players):
+    # 200 seeded games per policy: every policy appears in two lineups of 100 games each
+    # (search, the slow one, in one lineup of 200 positions-worth of games with one deal sampled).
+    games = 200 if a.startswith("search") else 100
+    if a.startswith("search") and players == 4:
+        games = 60  # four search seats' worth of decisions per game; 2-player run covers the 200
+    rules = preset("standard", players=players)
+
+    def check(state, decision):
+        legal = legal_actions(state)
+        assert isinstance(decision, Decision)
+        assert decision.action in legal
+        assert set(decision.probs) <= set(legal)
+        assert abs(sum(decision.probs.values()) - 1.0) < 1e-6
+
+    for g in range(games):
+        policies = [make_policy(a if s % 2 == g % 2 else b, seed=g * 4 + s) for s in range(players)]
+        assert play(policies, rules, 500 + g, check).winner in (0, 1)
+
+
+def reshuffled(state, seat, rng):
+    """The same position for `seat` with every card it cannot see dealt differently."""
+    pool = unseen_cards(state, seat)
+    rng.shuffle(pool)
+    hands, i = list(state.hands), 0
+    for s in range(len(hands)):
+        if s != seat:
+            hands[s] = tuple(sorted(pool[i:i + len(hands[s])]))
+            i += len(hands[s])
+    rondas = tuple(r if s == seat else rng.randrange(-1, 10) for s, r in enumerate(state.rondas))
+    return state._replace(hands=tuple(hands), stock=tuple(pool[i:]), rondas=rondas)
+
+
+def positions(count, seed=3):
+    out, expert, g = [], ExpertPolicy(), 0
+    while len(out) < count:
+        state = new_game(seed=seed * 100 + g)
+        while state.winner < 0 and len(out) < count:
+            if len(legal_actions(state)) > 2 and state.plays % 5 == 1:
+                out.append(state)
+            state, _ = apply(state, expert.decide(state).action)
+        g += 1
+    return out
+
+
+@pytest.mark.parametrize("name", ["search:6", "expert"])
+def test_choice_ignores_the_hidden_cards(name):
+    rng = random.Random(7)
+    changed_worlds = 0
+    for state in positions(25):
+        seat = state.turn
+        other = reshuffled(state, seat, rng)
+        changed_worlds += other.hands != state.hands or other.stock != state.stock
+        first, second = make_policy(name, seed=11), make_policy(name, seed=11)
+        first.reset(seat, 11), second.reset(seat, 11)
+        assert first.decide(state).action == second.decide(other).action
+    assert changed_worlds >= 15  # the reshuffle really moved hidden cards (late positions may have one)
+
+
+def test_determinize_keeps_what_the_seat_knows():
+    state = positions(1)[0]
+    seat = state.turn
+    world = determinize(state, seat, random.Random(1))
+    assert world.hands[seat] == state.hands[seat] and world.table == state.table
+    assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+    assert len(world.stock) == len(state.stock)
+    assert sorted(c for h in world.hands for c in h) + sorted(world.stock) != [] and sorted(
+        [c for h in world.hands for c in h] + list(world.stock)) == sorted(
+        [c for h in state.hands for c in h] + list(state.stock))
+    assert determinize(reshuffled(state, seat, random.Random(2)), seat, random.Random(1)) == world
+
+
+def test_hypergeometric_odds():
+    assert p_holds(0, 5, 20) == 0.0
+    assert p_holds(4, 5, 5) == 1.0
+    # one specific card among 10 unseen, a hand of 5: exactly one half
+    assert p_holds(1, 5, 10) == pytest.approx(0.5)
+    # two copies among 10, hand of 5: 1 - C(8,5)/C(10,5) = 1 - 56/252
+    assert p_holds(2, 5, 10) == pytest.approx(1 - 56 / 252)
+
+
+def pos(hand, table, trailed=None, scores=(0, 0), other=("K", "K", "Q", "Q", "J")):
+    return make_position(hands=[list(hand), list(other)], table=list(table), turn=0, trailed=trailed,
+                         scores=scores, stock=["A"] * 0)
+
+
+@pytest.mark.parametrize("policy", [GreedyPolicy(), ExpertPolicy()], ids=["greedy", "expert"])
+def test_takes_the_caida_y_limpia(policy):
+    state = pos(["5", "7", "3"], ["5"], trailed="5")
+    assert policy.decide(state).action == match_action(parse_rank("5"))
+
+
+def test_greedy_prefers_more_cards_when_points_tie():
+    state = pos(["5", "K"], ["2", "3", "A", "4", "Q"])
+    assert greedy_choice(state) == sum_action(parse_rank("5"), [parse_rank("A"), parse_rank("4")]) or \
+        greedy_choice(state) == sum_action(parse_rank("5"), [parse_rank("2"), parse_rank("3")])
+
+
+def greedy_choice(state):
+    return GreedyPolicy().decide(state).action
+
+
+def test_expert_trails_a_rank_that_cannot_be_matched():
+    # Three 6s already captured: trailing the last 6 risks no caída; trailing the 4 does.
+    state = make_position(hands=[["6", "4"], ["A", "2", "3", "5", "7"]], table=["K"], turn=0,
+                          piles=[["6", "6", "6"], []])
+    assert ExpertPolicy().decide(state).action == trail_action(parse_rank("6"))
+
+
+def test_expert_does_not_trail_onto_an_empty_table_what_is_likely_matched():
+    # Empty table: a trailed card matched by the next player is a caída y limpia (4 points).
+    # The J has all three others captured already; the 5 has three unseen.
+    state = make_position(hands=[["5", "J"], ["A", "2", "3", "4", "7"]], table=[], turn=0,
+                          piles=[["J", "J", "J"], []])
+    assert ExpertPolicy().decide(state).action == trail_action(parse_rank("J"))
+
+
+def test_expert_at_38_plays_for_the_caida_not_the_cards():
+    # At 38 a limpia scores nothing; a caída wins the game.
+    state = make_position(hands=[["4", "7"], ["K", "K", "Q", "Q", "J"]], table=["4", "3"], turn=0, trailed="4",
+                          scores=(38, 20))
+    decision = ExpertPolicy().decide(state)
+    assert decision.action == match_action(parse_rank("4"))
+    assert ACTION_KIND[decision.action] != TRAIL
+
+
+def test_make_policy_names_the_choices():
+    for name in ("random", "greedy", "expert", "search:3"):
+        assert isinstance(make_policy(name), Policy)
+    assert make_policy("search:3").samples == 3
+    with pytest.raises(ValueError, match="choose one of"):
+        make_policy("alphago")
+    with pytest.raises(ValueError, match="search:200"):
+        make_policy("search:lots")
+    with pytest.raises(ValueError):
+        SearchPolicy(0)
+
+
+def test_random_policy_is_reproducible_with_its_seed():
+    state = new_game(seed=1)
+    picks = []
+    for _ in range(2):
+        p = RandomPolicy(random.Random(5))
+        picks.append([p.decide(state).action for _ in range(20)])
+    assert picks[0] == picks[1] and len(set(picks[0])) > 1
