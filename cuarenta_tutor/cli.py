@@ -10,8 +10,6 @@ NOT_BUILT = {
     "play": "the terminal tutor",
     "review": "game review",
     "lessons": "the lessons",
-    "train": "training",
-    "export": "ONNX export",
 }
 
 
@@ -42,8 +40,15 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--calibration", action="store_true",
                        help="reliability table and calibration error of reported values")
     arena.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
-    sub.add_parser("train", help="train the agent (needs the train extra)")
-    sub.add_parser("export", help="export a checkpoint to ONNX (needs the train extra)")
+    train = sub.add_parser("train", help="train the agent (needs the train extra)")
+    train.add_argument("--config", help="JSON file of training settings (fields of training.a2c.Config)")
+    train.add_argument("--steps", type=int, help="environment steps to train for")
+    train.add_argument("--out", default="runs/agent", help="folder for checkpoints and metrics (default runs/agent)")
+    train.add_argument("--seed", type=int)
+    train.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
+    export = sub.add_parser("export", help="export a checkpoint to ONNX (needs the train extra)")
+    export.add_argument("checkpoint")
+    export.add_argument("--out", default="models/cuarenta-a2c-lstm.onnx")
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="target", required=True)
     engine = bench_sub.add_parser("engine", help="random-vs-random games through the rules engine")
@@ -68,7 +73,59 @@ def main(argv=None) -> int:
         return bench.run(args)
     if command == "arena":
         return run_arena(args)
+    if command in ("train", "export"):
+        return run_training_command(args)
     return _not_built(command)
+
+
+TRAIN_EXTRA = 'pip install -e ".[train]"   (torch==2.13.0 and onnx)'
+
+
+def run_training_command(args) -> int:
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None or importlib.util.find_spec("onnx") is None:
+        print(f"cuarenta-tutor {args.command} needs the train extra, which is not installed: {TRAIN_EXTRA}",
+              file=sys.stderr)
+        return 2
+    import json
+    from pathlib import Path
+
+    if args.command == "export":
+        from .agents.onnx_contract import ModelError
+        from .training.export import ExportError, export
+
+        if not Path(args.checkpoint).is_file():
+            print(f"cuarenta-tutor export: no checkpoint at {args.checkpoint}", file=sys.stderr)
+            return 2
+        try:
+            out = export(args.checkpoint, args.out)
+        except (ExportError, ModelError, KeyError, RuntimeError) as err:
+            print(f"cuarenta-tutor export: {err}", file=sys.stderr)
+            return 1
+        print(f"exported {out} (parity with PyTorch checked)")
+        return 0
+    from .training.a2c import Config, train
+
+    data = {}
+    if args.config:
+        try:
+            data = json.loads(Path(args.config).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            print(f"cuarenta-tutor train: cannot read {args.config}: {err}", file=sys.stderr)
+            return 2
+    if args.steps is not None:
+        data["total_steps"] = args.steps
+    if args.seed is not None:
+        data["seed"] = args.seed
+    try:
+        cfg = Config.from_dict(data)
+    except (TypeError, ValueError) as err:
+        print(f"cuarenta-tutor train: {err}", file=sys.stderr)
+        return 2
+    ckpt = train(cfg, Path(args.out), resume=args.resume)
+    print(f"checkpoint: {ckpt}")
+    return 0
 
 
 def run_arena(args) -> int:

@@ -22,7 +22,7 @@ def test_bench_engine_prints_figures_and_json():
     assert "plays_per_second" in out.stdout.splitlines()[0] + out.stdout
 
 
-@pytest.mark.parametrize("args", [["train"], ["export"]])
+@pytest.mark.parametrize("args", [["lessons"], ["review"]])
 def test_unbuilt_subcommands_say_so_and_exit_2(args):
     out = cli(*args)
     assert out.returncode == 2

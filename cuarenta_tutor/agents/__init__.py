@@ -17,6 +17,8 @@ POLICY_NAMES = ("random", "greedy", "expert", "search[:N]", "onnx[:PATH][@temp=T
 
 def make_policy(spec: str, seed: int = 0) -> Policy:
     """Build a policy from its command-line name; ValueError names the choices."""
+    if spec.startswith("onnx@"):
+        spec = "onnx:" + spec[4:]
     name, _, arg = spec.partition(":")
     rng = random.Random(seed)
     if name == "random" and not arg:
@@ -34,7 +36,17 @@ def make_policy(spec: str, seed: int = 0) -> Policy:
             raise ValueError(f"search takes a number of sampled deals, as in search:200, not {arg!r}") from None
         return SearchPolicy(samples, rng)
     if name == "onnx":
-        from .onnx_policy import OnnxPolicy  # noqa: F401 - built with the trained agent
+        from .onnx_policy import OnnxPolicy
 
-        raise ValueError("the onnx policy is not built yet")
+        path, _, option = arg.partition("@")
+        temperature = 0.0
+        if option:
+            key, _, value = option.partition("=")
+            try:
+                if key != "temp":
+                    raise ValueError
+                temperature = float(value)
+            except ValueError:
+                raise ValueError(f"onnx takes @temp=T, as in onnx:model.onnx@temp=0.5, not @{option}") from None
+        return OnnxPolicy(path or None, rng, temperature)
     raise ValueError(f"unknown policy {spec!r}; choose one of: {', '.join(POLICY_NAMES)}")

@@ -215,12 +215,15 @@ def _take_newest(cards: list, rank: int) -> int:
     raise AssertionError("rank not on table")  # pragma: no cover - guarded by legality
 
 
-def apply(state: State, action: int, card: int | None = None):
+def apply(state: State, action: int, card: int | None = None, advance: bool = True):
     """Play `action` for the seat on turn; returns (new state, tuple of events).
 
     `card` picks which physical card of the rank to play (default: the first in hand). Captures take
     the newest table card of a rank (R-CAIDA-5). Dealing, announcements, the end of the hand and the
-    next hand happen inside the play that triggers them.
+    next hand happen inside the play that triggers them, unless `advance` is False: then the state
+    is left just after the play, the deal (see `deal_pending`) or the end of the hand still to come.
+    That is the position a player can evaluate without seeing cards not yet dealt; it is not meant
+    to be played on.
     """
     if card is not None or type(action) is not int or action not in legal_actions(state):
         check_action(state, action, card)  # raises IllegalMove with the reason
@@ -283,7 +286,7 @@ def apply(state: State, action: int, card: int | None = None):
     new = State(rules, state.seed, state.decks, state.hand_no, state.dealer, state.deal_no, (seat + 1) % n,
                 hands, table, packed, state.stock, piles, scores, trailed, state.rondas, last_capturer, winner,
                 state.discarded, state.plays + 1)
-    if winner < 0 and not new_hand and not any(hands):
+    if advance and winner < 0 and not new_hand and not any(hands):
         new = _next_deal(new, events) if new.stock else _end_hand(new, events)
     return new, tuple(events)
 

@@ -1,0 +1,120 @@
+"""Provides OnnxPolicy: the trained agent, run with onnxruntime (no torch needed to play).
+
+It keeps one LSTM memory for its seat, stepped on every state it observes and reset each game, and
+for every decision returns the probability of each legal move, the win probability of the position
+and the win probability after each legal move (the critic on each after-move position, one LSTM step
+from the current memory, batched into one call). After-move positions stop before the next deal is
+dealt, so no value looks at cards the player has not been given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+
+from ..encoding import N_ACTIONS, OBS_SIZE, encode_into, legal_mask
+from ..engine import State, apply, legal_actions
+from ..resources import data_dir
+from .base import BasePolicy, Decision
+from .onnx_contract import REEXPORT, ModelError, check_metadata
+
+DEFAULT_MODEL = "cuarenta-a2c-lstm.onnx"
+_ALL = np.ones((1, N_ACTIONS), dtype=bool)
+
+
+def default_model_path() -> Path:
+    return data_dir("models") / DEFAULT_MODEL
+
+
+def file_sha256(path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def load_session(path):
+    """An onnxruntime session on one thread, with the model checked against this code."""
+    import onnxruntime as ort
+
+    path = Path(path)
+    if not path.is_file():
+        raise ModelError(f"model file not found: {path}. The shipped model is models/{DEFAULT_MODEL}; "
+                         f"reinstall cuarenta-tutor, or {REEXPORT}")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    try:
+        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as err:  # onnxruntime raises its own exception types for unreadable files
+        raise ModelError(f"{path} is not a usable ONNX model (damaged or truncated?): "
+                         f"{str(err).splitlines()[0][:200]}. Replace it with the shipped one, or {REEXPORT}") from None
+    hidden = check_metadata(session.get_modelmeta().custom_metadata_map, str(path))
+    names = [i.name for i in session.get_inputs()]
+    if names != ["obs", "mask", "h", "c"]:
+        raise ModelError(f"{path} has inputs {names}, expected obs, mask, h, c; {REEXPORT}")
+    return session, hidden
+
+
+class OnnxPolicy(BasePolicy):
+    """The trained A2C-LSTM agent. temperature 0 plays the most likely move; above 0 it samples."""
+
+    def __init__(self, path=None, rng=None, temperature: float = 0.0):
+        super().__init__(rng)
+        self.path = Path(path) if path else default_model_path()
+        self.session, self.hidden = load_session(self.path)
+        self.model_id = file_sha256(self.path)
+        self.temperature = temperature
+        self.name = "onnx" if path is None else f"onnx:{self.path}"
+        self._obs = np.zeros((1, OBS_SIZE), np.float32)
+        self.reset(0)
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        super().reset(seat, seed)
+        self.h = np.zeros((1, 1, self.hidden), np.float32)
+        self.c = np.zeros((1, 1, self.hidden), np.float32)
+        self._seen = None  # (state, probs, value, h, c) of the last observed state
+
+    def run(self, obs, mask, h, c):
+        return self.session.run(None, {"obs": obs, "mask": mask, "h": h, "c": c})
+
+    def observe(self, state: State, events: tuple = ()) -> None:
+        """Step the memory on a state this seat sees (every play, every deal)."""
+        if self._seen is not None and self._seen[0] is state:
+            return
+        encode_into(self._obs[0], state, self.seat)
+        mask = legal_mask(state)[None] if state.turn == self.seat and state.winner < 0 else _ALL
+        probs, value, h, c = self.run(self._obs, mask, self.h, self.c)
+        self.h, self.c = h, c
+        self._seen = (state, probs[0], float(value[0]), h, c)
+
+    def decide(self, state: State) -> Decision:
+        self.observe(state)
+        _, probs, value, h, c = self._seen
+        legal = legal_actions(state)
+        p = {a: float(probs[a]) for a in legal}
+        return Decision(self._choose(p), p, value, self.after_values(state, legal, h, c), self.model_id)
+
+    def after_values(self, state: State, legal, h, c) -> dict[int, float]:
+        """Win probability after each legal move, from this seat's side (one batched call)."""
+        afters = [apply(state, a, advance=False)[0] for a in legal]
+        obs = np.zeros((len(legal), OBS_SIZE), np.float32)
+        for i, after in enumerate(afters):
+            encode_into(obs[i], after, self.seat)
+        mask = np.ones((len(legal), N_ACTIONS), dtype=bool)
+        hb, cb = np.repeat(h, len(legal), axis=1), np.repeat(c, len(legal), axis=1)
+        _, values, _, _ = self.run(obs, mask, hb, cb)
+        team = self.seat & 1
+        return {a: (float(after.winner == team) if after.winner >= 0 else float(v))
+                for a, after, v in zip(legal, afters, values)}
+
+    def _choose(self, probs: dict[int, float]) -> int:
+        if self.temperature <= 0:
+            return max(probs, key=lambda a: (probs[a], -a))
+        actions = list(probs)
+        weights = [max(probs[a], 1e-12) ** (1.0 / self.temperature) for a in actions]
+        return self.rng.choices(actions, weights)[0]

@@ -1,0 +1,132 @@
+"""Provides the observation encoding: a state seen from one seat, as a float32 vector, and the legal mask.
+
+Everything here is what that seat may know: its own hand, the table, the cards captured this hand
+(so every card seen can be counted), the card the previous player just trailed, the scores and
+cartón counts with the 30/38 thresholds, the deal and the stock, who deals, its own ronda and whether
+another seat announced one (never the rank), and the rules options that change play. Hidden cards
+never reach the vector (tests reshuffle them and compare).
+
+| slice     | size | meaning                                                      | scaling         |
+|-----------|------|--------------------------------------------------------------|-----------------|
+| 0-9       | 10   | own hand, count per rank A..K                                | / 4             |
+| 10-19     | 10   | table, count per rank                                        | / 4             |
+| 20-29     | 10   | captured this hand by own team, per rank                     | / 4             |
+| 30-39     | 10   | captured this hand by the other team, per rank               | / 4             |
+| 40-49     | 10   | unseen by this seat (other hands + stock), per rank          | / 4             |
+| 50-59     | 10   | rank just trailed by the previous player (caída target)      | one-hot         |
+| 60-69     | 10   | own ronda rank this deal                                     | one-hot         |
+| 70        | 1    | another seat announced a ronda this deal (other team)        | 0/1             |
+| 71        | 1    | partner announced a ronda this deal (4 players)              | 0/1             |
+| 72-73     | 2    | score: own team, other team                                  | / 40            |
+| 74-77     | 4    | own >= 30, own >= 38, other >= 30, other >= 38               | 0/1             |
+| 78-79     | 2    | cards captured this hand: own team, other team               | / 40            |
+| 80-81     | 2    | own pile >= 20, other pile >= 20                             | 0/1             |
+| 82-85     | 4    | deal number within the hand                                  | one-hot         |
+| 86        | 1    | cards left in the stock                                      | / 40            |
+| 87        | 1    | cards in own hand                                            | / 5             |
+| 88        | 1    | cards in the next player's hand                              | / 5             |
+| 89        | 1    | this seat deals this hand                                    | 0/1             |
+| 90        | 1    | own team deals this hand                                     | 0/1             |
+| 91        | 1    | it is this seat's turn                                       | 0/1             |
+| 92        | 1    | table is empty                                               | 0/1             |
+| 93        | 1    | rules: caída y limpia stack (4 points)                       | 0/1             |
+| 94        | 1    | rules: ronda points                                          | / 4             |
+| 95        | 1    | rules: ronda cut-off (none = 1)                              | / 40            |
+| 96        | 1    | rules: four of a kind wins                                   | 0/1             |
+| 97        | 1    | rules: ronda-caída bonus                                     | / 10            |
+| 98        | 1    | rules: cartón cut-off (none = 1)                             | / 40            |
+| 99        | 1    | rules: limpia cut-off (none = 1)                             | / 40            |
+| 100       | 1    | rules: sums of 2 cards only                                  | 0/1             |
+| 101       | 1    | rules: a match takes every card of the rank                  | 0/1             |
+| 102       | 1    | rules: forced capture                                        | 0/1             |
+| 103       | 1    | rules: leftovers go to the last capturer                     | 0/1             |
+| 104       | 1    | rules: 4 players                                             | 0/1             |
+| 105       | 1    | game over                                                    | 0/1             |
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .engine import N_ACTIONS, State, legal_actions
+
+ENCODING_VERSION = 1
+OBS_SIZE = 106
+
+__all__ = ["ENCODING_VERSION", "OBS_SIZE", "N_ACTIONS", "encode", "encode_into", "legal_mask", "INDEX_MAP"]
+
+INDEX_MAP = [line.strip("| ").split("|")[0].strip() for line in __doc__.splitlines()
+             if line.startswith("| ") and line[2].isdigit()]
+"""The slice column of the docstring table (kept in the model card)."""
+
+
+def _cut(value) -> float:
+    return 1.0 if value is None else value / 40
+
+
+def encode_into(out: np.ndarray, state: State, seat: int) -> np.ndarray:
+    """Fill `out` (float32, OBS_SIZE) with the observation of `state` from `seat`; returns `out`."""
+    out[:] = 0.0
+    counts = [0] * 50  # hand, table, own pile, other pile: per rank
+    team = seat & 1
+    for c in state.hands[seat]:
+        counts[c >> 2] += 1
+    for c in state.table:
+        counts[10 + (c >> 2)] += 1
+    for c in state.piles[team]:
+        counts[20 + (c >> 2)] += 1
+    for c in state.piles[1 - team]:
+        counts[30 + (c >> 2)] += 1
+    for r in range(10):
+        counts[40 + r] = 4 - counts[r] - counts[10 + r] - counts[20 + r] - counts[30 + r]
+    out[:50] = counts
+    out[:50] *= 0.25
+    if state.trailed >= 0:
+        out[50 + state.trailed] = 1.0
+    n = state.rules.players
+    rondas = state.rondas
+    if rondas[seat] >= 0:
+        out[60 + rondas[seat]] = 1.0
+    out[70] = any(rondas[s] >= 0 for s in range(n) if (s & 1) != team)
+    out[71] = any(rondas[s] >= 0 for s in range(n) if s != seat and (s & 1) == team)
+    mine, theirs = state.scores[team], state.scores[1 - team]
+    out[72], out[73] = mine / 40, theirs / 40
+    out[74], out[75], out[76], out[77] = mine >= 30, mine >= 38, theirs >= 30, theirs >= 38
+    own_pile, other_pile = len(state.piles[team]), len(state.piles[1 - team])
+    out[78], out[79] = own_pile / 40, other_pile / 40
+    out[80], out[81] = own_pile >= 20, other_pile >= 20
+    out[82 + min(state.deal_no, 3)] = 1.0
+    out[86] = len(state.stock) / 40
+    out[87] = len(state.hands[seat]) / 5
+    out[88] = len(state.hands[(seat + 1) % n]) / 5
+    out[89] = state.dealer == seat
+    out[90] = (state.dealer & 1) == team
+    out[91] = state.turn == seat and state.winner < 0
+    out[92] = not state.table
+    rules = state.rules
+    out[93] = rules.caida_limpia_stack
+    out[94] = rules.ronda_points / 4
+    out[95] = _cut(rules.ronda_cutoff)
+    out[96] = rules.four_of_a_kind == "win"
+    out[97] = rules.ronda_caida_bonus / 10
+    out[98] = _cut(rules.carton_cutoff)
+    out[99] = _cut(rules.limpia_cutoff)
+    out[100] = rules.sum_max_cards == 2
+    out[101] = rules.match_takes_all_same_rank
+    out[102] = rules.forced_capture
+    out[103] = rules.leftover_table_cards == "last_capturer"
+    out[104] = n == 4
+    out[105] = state.winner >= 0
+    return out
+
+
+def encode(state: State, seat: int) -> np.ndarray:
+    """The observation of `state` from `seat` (any seat, its turn or not) as a new float32 vector."""
+    return encode_into(np.empty(OBS_SIZE, dtype=np.float32), state, seat)
+
+
+def legal_mask(state: State) -> np.ndarray:
+    """A bool vector over the action table: True for the legal actions of the seat on turn."""
+    mask = np.zeros(N_ACTIONS, dtype=bool)
+    mask[list(legal_actions(state))] = True
+    return mask

@@ -1,0 +1,1 @@
+"""Provides training of the A2C-LSTM agent (needs the optional `train` extra: torch)."""

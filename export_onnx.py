@@ -1,0 +1,13 @@
+"""Export a training checkpoint to the ONNX model the tutor plays with (needs the `train` extra).
+
+    python export_onnx.py CHECKPOINT [--out models/cuarenta-a2c-lstm.onnx]
+
+Same as `cuarenta-tutor export`. The export fails unless onnxruntime matches PyTorch.
+"""
+
+import sys
+
+from cuarenta_tutor.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main(["export", *sys.argv[1:]]))
