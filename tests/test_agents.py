@@ -55,7 +55,8 @@ def reshuffled(state, seat, rng):
         if s != seat:
             hands[s] = tuple(sorted(pool[i:i + len(hands[s])]))
             i += len(hands[s])
-    rondas = tuple(r if s == seat else rng.randrange(-1, 10) for s, r in enumerate(state.rondas))
+    # Whether another seat announced a ronda is public; only its rank is secret.
+    rondas = tuple(r if s == seat or r < 0 else rng.randrange(10) for s, r in enumerate(state.rondas))
     return state._replace(hands=tuple(hands), stock=tuple(pool[i:]), rondas=rondas)
 
 

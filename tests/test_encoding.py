@@ -1,0 +1,66 @@
+"""The observation: its documented layout, what it carries, and that hidden cards never reach it."""
+
+import random
+
+import numpy as np
+import pytest
+
+from cuarenta_tutor.agents import ExpertPolicy
+from cuarenta_tutor.encoding import (ENCODING_VERSION, INDEX_MAP, N_ACTIONS, OBS_SIZE, encode, encode_into,
+                                     legal_mask)
+from cuarenta_tutor.engine import apply, legal_actions, make_position, new_game, parse_rank, preset
+
+from .test_agents import reshuffled
+
+
+def test_layout_is_documented():
+    assert OBS_SIZE == 106 and N_ACTIONS == 53 and ENCODING_VERSION >= 1
+    covered = set()
+    for entry in INDEX_MAP:
+        low, _, high = entry.partition("-")
+        covered |= set(range(int(low), int(high or low) + 1))
+    assert covered == set(range(OBS_SIZE))
+
+
+def game_states(count, players=2, seed=0):
+    expert, out, g = ExpertPolicy(), [], 0
+    while len(out) < count:
+        state = new_game(preset("standard", players=players), seed=seed + g)
+        while state.winner < 0 and len(out) < count:
+            out.append(state)
+            state, _ = apply(state, expert.decide(state).action)
+        g += 1
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_hidden_cards_never_leak(players):
+    rng = random.Random(1)
+    for state in game_states(150, players)[::3]:
+        for seat in range(players):
+            other = reshuffled(state, seat, rng)
+            assert np.array_equal(encode(state, seat), encode(other, seat))
+
+
+def test_what_a_seat_knows_is_in_the_vector():
+    state = make_position(hands=[["5", "5", "K"], ["A", "2"]], table=["3", "7"], turn=0, trailed="7",
+                          scores=(30, 38), piles=[["Q", "J"], ["6"]], rondas=["5", None])
+    v = encode(state, 0)
+    five, seven = parse_rank("5"), parse_rank("7")
+    assert v[five] == 0.5 and v[10 + seven] == 0.25 and v[50 + seven] == 1.0 and v[60 + five] == 1.0
+    assert v[72] == pytest.approx(0.75) and v[73] == pytest.approx(0.95)
+    assert list(v[74:78]) == [1, 0, 1, 1]
+    assert v[78] == pytest.approx(2 / 40) and v[91] == 1.0
+    # unseen: 4 - hand - table - piles, per rank
+    assert v[40 + five] == pytest.approx(0.5) and v[40 + parse_rank("Q")] == pytest.approx(0.75)
+    # the opponent's view: its own ronda slot empty, ours only as "announced"
+    w = encode(state, 1)
+    assert w[60:70].sum() == 0 and w[70] == 1.0 and w[91] == 0.0
+
+
+def test_encode_into_reuses_the_buffer_and_legal_mask_matches():
+    state = game_states(1)[0]
+    buf = np.full(OBS_SIZE, 7.0, np.float32)
+    assert encode_into(buf, state, 0) is buf and np.array_equal(buf, encode(state, 0))
+    mask = legal_mask(state)
+    assert mask.dtype == bool and set(np.flatnonzero(mask)) == set(legal_actions(state))

@@ -1,0 +1,147 @@
+"""Training, export and the ONNX agent: GAE by hand, a tiny run end to end, parity, bad model files."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="needs the train extra")
+pytest.importorskip("onnx", reason="needs the train extra")
+
+from cuarenta_tutor.agents import make_policy  # noqa: E402
+from cuarenta_tutor.agents.onnx_contract import ModelError  # noqa: E402
+from cuarenta_tutor.agents.onnx_policy import OnnxPolicy  # noqa: E402
+from cuarenta_tutor.engine import apply, legal_actions, new_game  # noqa: E402
+from cuarenta_tutor.training.a2c import Config, gae, train  # noqa: E402
+from cuarenta_tutor.training.export import check_parity, check_symbolic_batch, export, load_net  # noqa: E402
+
+
+def test_gae_matches_a_hand_computed_reference():
+    # One stream, three steps, the game ends at the last step with a win (reward 1).
+    rewards = torch.tensor([[0.0], [0.0], [1.0]])
+    values = torch.tensor([[0.5], [0.6], [0.8]])
+    ended = torch.tensor([[0.0], [0.0], [1.0]])
+    adv, ret = gae(rewards, values, ended, torch.tensor([0.3]), gamma=1.0, lam=0.5)
+    # deltas: .6-.5=.1, .8-.6=.2, 1-.8=.2 (no bootstrap after the end)
+    # A2 = .2; A1 = .2 + .5*.2 = .3; A0 = .1 + .5*.3 = .25
+    assert adv[:, 0].tolist() == pytest.approx([0.25, 0.3, 0.2])
+    assert ret[:, 0].tolist() == pytest.approx([0.75, 0.9, 1.0])
+    # without an end the last step bootstraps from next_value
+    adv, _ = gae(torch.zeros(1, 1), torch.tensor([[0.4]]), torch.zeros(1, 1), torch.tensor([0.7]), 1.0, 0.95)
+    assert adv.item() == pytest.approx(0.3)
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run")
+    cfg = Config(total_steps=4096, num_envs=8, rollout_len=16, eval_every=0, snapshot_every=4, hidden=32,
+                 feature=64, strategy=32)
+    ckpt = train(cfg, out, log=open("/dev/null", "w"))
+    return ckpt, export(ckpt, out / "tiny.onnx")
+
+
+def test_tiny_training_run_exports_and_plays_a_game(tiny_model):
+    ckpt, model = tiny_model
+    metrics = [json.loads(line) for line in (ckpt.parent / "metrics.jsonl").read_text().splitlines()]
+    assert metrics and metrics[-1]["steps"] > 0 and "value_loss" in metrics[-1]
+    assert torch.load(ckpt, weights_only=True)["progress"]["steps"] >= 4096
+    policy = OnnxPolicy(model)
+    state = new_game(seed=3)
+    policy.reset(0)
+    other = make_policy("greedy")
+    while state.winner < 0:
+        if state.turn == 0:
+            d = policy.decide(state)
+            assert d.action in legal_actions(state)
+            assert set(d.action_values) == set(legal_actions(state))
+            assert abs(sum(d.probs.values()) - 1) < 1e-4 and 0 <= d.value <= 1
+            action = d.action
+        else:
+            action = other.decide(state).action
+        state, events = apply(state, action)
+        policy.observe(state, events)
+    assert state.winner in (0, 1)
+
+
+def test_resume_continues_from_the_checkpoint(tiny_model, tmp_path):
+    ckpt, _ = tiny_model
+    import shutil
+
+    shutil.copy(ckpt, tmp_path / "checkpoint.pt")
+    cfg = Config(total_steps=6144, num_envs=8, rollout_len=16, eval_every=0, snapshot_every=4, hidden=32,
+                 feature=64, strategy=32)
+    train(cfg, tmp_path, resume=True, log=open("/dev/null", "w"))
+    progress = torch.load(tmp_path / "checkpoint.pt", weights_only=True)["progress"]
+    assert progress["steps"] == 6144
+
+
+def test_onnx_matches_pytorch_over_carried_steps_at_batch_1_and_3(tiny_model):
+    ckpt, model = tiny_model
+    net, cfg, _ = load_net(ckpt)
+    assert check_parity(net, model, cfg.hidden, steps=50) <= 1e-5
+    check_symbolic_batch(model)
+
+
+def test_damaged_and_mismatched_models_are_refused_clearly(tiny_model, tmp_path):
+    _, model = tiny_model
+    with pytest.raises(ModelError, match="not found"):
+        OnnxPolicy(tmp_path / "missing.onnx")
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(model.read_bytes()[:500])
+    with pytest.raises(ModelError, match="damaged or truncated"):
+        OnnxPolicy(broken)
+    import onnx
+
+    m = onnx.load(str(model))
+    for prop in m.metadata_props:
+        if prop.key == "encoding_version":
+            prop.value = "0"
+    old = tmp_path / "old.onnx"
+    onnx.save(m, str(old))
+    with pytest.raises(ModelError, match="re-export"):
+        OnnxPolicy(old)
+
+
+def test_playing_needs_no_torch(tiny_model):
+    _, model = tiny_model
+    code = f"""
+import sys, builtins
+real = builtins.__import__
+def guard(name, *a, **k):
+    if name == "torch" or name.startswith("torch."):
+        raise ImportError("torch is blocked in this test")
+    return real(name, *a, **k)
+builtins.__import__ = guard
+from cuarenta_tutor.arena import run_match, summarize
+r = run_match("onnx:{model}", "random", 2, seed=5)
+print(summarize("onnx", "random", r)["games"], "torch" in sys.modules)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["2", "False"]
+
+
+def test_temperature_spec_and_errors():
+    with pytest.raises(ValueError, match="temp"):
+        make_policy("onnx:x.onnx@heat=2")
+
+
+def test_export_command_reports_a_missing_checkpoint(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "export", str(tmp_path / "none.pt")],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 2 and "no checkpoint" in out.stderr
+
+
+def test_shipped_model_card_matches_the_model():
+    from cuarenta_tutor.agents.onnx_policy import default_model_path, file_sha256
+
+    model = default_model_path()
+    if not model.exists():
+        pytest.skip("no shipped model yet")
+    card = json.loads(Path(str(model).replace(".onnx", ".json")).read_text())
+    assert card["sha256"] == file_sha256(model)
+    assert model.stat().st_size < 5 * 1024 * 1024
+    del np
