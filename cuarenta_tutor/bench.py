@@ -69,6 +69,55 @@ def bench_bots(names: list[str], count: int, seed: int) -> dict:
     return out
 
 
+def bench_train(steps: int, envs: int) -> dict:
+    """Environment steps per second of the training loop (rollout + update), no evaluation."""
+    import tempfile
+    from pathlib import Path
+
+    from .training.a2c import Config, train
+
+    cfg = Config(total_steps=steps, num_envs=envs, eval_every=0)
+    with tempfile.TemporaryDirectory() as tmp, open("/dev/null", "w") as quiet:
+        start = time.perf_counter()
+        train(cfg, Path(tmp), log=quiet)
+        seconds = time.perf_counter() - start
+    done = max(steps, envs * cfg.rollout_len)
+    return {"steps": done, "envs": envs, "seconds": round(seconds, 2), "steps_per_second": round(done / seconds),
+            "peak_rss_mb": round(peak_rss_mb(), 1)}
+
+
+def bench_agent(model, count: int, seed: int) -> dict:
+    """One full decision of the ONNX agent (probabilities + value + value after every legal move), and
+    raw batch throughput of the network."""
+    import numpy as np
+
+    from .agents.onnx_policy import OnnxPolicy
+    from .encoding import N_ACTIONS, OBS_SIZE
+
+    policy = OnnxPolicy(model)
+    positions = sample_positions(count, seed)
+    times = []
+    for state in positions:
+        policy.reset(state.turn)
+        start = time.perf_counter()
+        policy.decide(state)
+        times.append(time.perf_counter() - start)
+    times.sort()
+    out = {"model": str(policy.path), "decisions": len(times),
+           "decision_median_ms": round(1000 * times[len(times) // 2], 4),
+           "decision_p95_ms": round(1000 * times[int(0.95 * (len(times) - 1))], 4)}
+    for batch in (1, 256):
+        obs = np.random.default_rng(0).random((batch, OBS_SIZE), dtype=np.float32)
+        mask = np.ones((batch, N_ACTIONS), dtype=bool)
+        h = np.zeros((1, batch, policy.hidden), np.float32)
+        reps, start = 0, time.perf_counter()
+        while time.perf_counter() - start < 1.0:
+            policy.run(obs, mask, h, h)
+            reps += 1
+        out[f"batch{batch}_positions_per_second"] = round(reps * batch / (time.perf_counter() - start))
+    return out
+
+
 def report(result: dict, as_json: bool) -> None:
     width = max(len(k) for k in result)
     for key, value in result.items():
@@ -83,6 +132,23 @@ def run(args) -> int:
             print("--games must be at least 1")
             return 2
         report(bench_engine(args.games, args.seed), args.json)
+        return 0
+    if args.target == "train":
+        import importlib.util
+
+        if importlib.util.find_spec("torch") is None:
+            print('bench train needs the train extra: pip install -e ".[train]"')
+            return 2
+        report(bench_train(args.steps, args.envs), args.json)
+        return 0
+    if args.target == "agent":
+        from .agents.onnx_contract import ModelError
+
+        try:
+            report(bench_agent(args.model, args.positions, args.seed), args.json)
+        except ModelError as err:
+            print(f"cuarenta-tutor bench agent: {err}")
+            return 2
         return 0
     if args.target == "bots":
         names = [n.strip() for n in args.policies.split(",") if n.strip()]

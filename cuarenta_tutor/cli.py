@@ -6,9 +6,6 @@ import argparse
 import sys
 
 NOT_BUILT = {
-    "home": "the terminal tutor",
-    "play": "the terminal tutor",
-    "review": "game review",
     "lessons": "the lessons",
 }
 
@@ -23,10 +20,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     play = sub.add_parser("play", help="play a game against the agent")
     play.add_argument("--seed", type=int)
-    play.add_argument("--rules", default="standard")
+    play.add_argument("--rules", default="standard", help="rules preset (standard, pagat, agent_dory, quito_todo_dos)")
+    play.add_argument("--dealer", type=int, choices=(0, 1), help="0: you deal first, 1: the agent")
+    play.add_argument("--model", help="ONNX model (default: the shipped one)")
     review = sub.add_parser("review", help="review saved games")
-    review.add_argument("game", nargs="?")
-    review.add_argument("--text", action="store_true")
+    review.add_argument("game", nargs="?", help="a saved game file (default: the list of saved games)")
+    review.add_argument("--text", action="store_true", help="print the annotated game as plain text")
     sub.add_parser("lessons", help="learn the rules and the strategy")
     arena = sub.add_parser("arena", help="duplicate-deal match between two policies",
                            description="Policies: random, greedy, expert, search[:N] (N sampled deals).")
@@ -55,6 +54,15 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_argument("--games", type=int, default=2000)
     engine.add_argument("--seed", type=int, default=0)
     engine.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+    train_bench = bench_sub.add_parser("train", help="environment steps per second of training (train extra)")
+    train_bench.add_argument("--steps", type=int, default=100_000)
+    train_bench.add_argument("--envs", type=int, default=128)
+    train_bench.add_argument("--json", action="store_true")
+    agent = bench_sub.add_parser("agent", help="the ONNX agent: full decision latency and batch throughput")
+    agent.add_argument("--model", help="ONNX model (default: the shipped one)")
+    agent.add_argument("--positions", type=int, default=300)
+    agent.add_argument("--seed", type=int, default=0)
+    agent.add_argument("--json", action="store_true")
     bots = bench_sub.add_parser("bots", help="decision latency of each bot")
     bots.add_argument("--positions", type=int, default=300, help="positions timed per policy (default 300)")
     bots.add_argument("--policies", default="random,greedy,expert,search",
@@ -75,7 +83,60 @@ def main(argv=None) -> int:
         return run_arena(args)
     if command in ("train", "export"):
         return run_training_command(args)
+    if command in ("home", "play", "review"):
+        return run_tutor(command, args)
     return _not_built(command)
+
+
+def run_tutor(command: str, args) -> int:
+    """Open the app (or print a review as text); every problem becomes a message, never a traceback."""
+    import os
+
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    if command == "review" and args.text:
+        return review_text(args.game)
+    if command == "play":
+        from .engine import PRESETS
+
+        if args.rules not in PRESETS:
+            print(f"cuarenta-tutor play: unknown rules preset {args.rules!r}; choose one of: "
+                  f"{', '.join(PRESETS)}", file=sys.stderr)
+            return 2
+    try:
+        from .tui import make_app
+
+        options = {"start": command}
+        if command == "play":
+            options.update(seed=args.seed, rules=args.rules, dealer=args.dealer, model_path=args.model)
+        if command == "review":
+            options.update(game=args.game)
+        make_app(**options).run()
+    except Exception as err:  # the last line of defence: a message, never a traceback
+        print(f"cuarenta-tutor: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def review_text(game) -> int:
+    from . import coach, records
+
+    if not game:
+        games, problems = records.list_games()
+        for g in games:
+            print(f"{g.path}  {g.created[:16]}  {g.result}")
+        for p in problems:
+            print(f"skipped: {p}", file=sys.stderr)
+        if not games:
+            print("No saved games yet.")
+        return 0
+    try:
+        record = records.load(game)
+        annotations = [coach.Annotation.from_dict(m["annotation"]) for m in record.moves if m.get("annotation")]
+        print(coach.format_review(record, annotations))
+    except (records.RecordError, OSError) as err:
+        print(f"cuarenta-tutor review: {err}", file=sys.stderr)
+        return 2
+    return 0
 
 
 TRAIN_EXTRA = 'pip install -e ".[train]"   (torch==2.13.0 and onnx)'

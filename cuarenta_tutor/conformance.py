@@ -13,9 +13,29 @@ import json
 import sys
 from collections import Counter
 
-from .engine import (RANKS, VALUE, Caida, Dealt, FourOfAKind, IllegalMove, Limpia, Played, Ronda, Rules,
-                     apply, capture_options, choice_to_action, deal_pending, is_legal, make_position, new_game,
-                     parse_rank, rank_of, settle_hand, trail_action)
+from .engine import (
+    RANKS,
+    VALUE,
+    Caida,
+    Dealt,
+    FourOfAKind,
+    IllegalMove,
+    Limpia,
+    Played,
+    Ronda,
+    Rules,
+    apply,
+    capture_options,
+    choice_to_action,
+    deal_pending,
+    is_legal,
+    make_position,
+    new_game,
+    parse_rank,
+    rank_of,
+    settle_hand,
+    trail_action,
+)
 from .engine.cards import NEXT, make_card
 
 

@@ -33,7 +33,7 @@ def reliability(values, outcomes, bins: int = 10) -> tuple[list[dict], float]:
         raise ValueError("calibration needs as many outcomes as values, and at least one")
     rows = [{"low": i / bins, "high": (i + 1) / bins, "count": 0, "predicted": 0.0, "observed": 0.0}
             for i in range(bins)]
-    for v, won in zip(values, outcomes):
+    for v, won in zip(values, outcomes, strict=True):
         row = rows[min(bins - 1, max(0, int(v * bins)))]
         row["count"] += 1
         row["predicted"] += v

@@ -7,8 +7,19 @@ import pytest
 from cuarenta_tutor.agents import Decision, ExpertPolicy, GreedyPolicy, Policy, RandomPolicy, make_policy
 from cuarenta_tutor.agents.knowledge import determinize, p_holds, unseen_cards
 from cuarenta_tutor.agents.search import SearchPolicy
-from cuarenta_tutor.engine import (ACTION_KIND, TRAIL, apply, legal_actions, make_position, match_action,
-                                   new_game, parse_rank, preset, sum_action, trail_action)
+from cuarenta_tutor.engine import (
+    ACTION_KIND,
+    TRAIL,
+    apply,
+    legal_actions,
+    make_position,
+    match_action,
+    new_game,
+    parse_rank,
+    preset,
+    sum_action,
+    trail_action,
+)
 
 LINEUPS = [("random", "greedy"), ("expert", "random"), ("greedy", "expert"), ("search:1", "expert")]
 

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from cuarenta_tutor.agents import ExpertPolicy
-from cuarenta_tutor.encoding import (ENCODING_VERSION, INDEX_MAP, N_ACTIONS, OBS_SIZE, encode, encode_into,
-                                     legal_mask)
+from cuarenta_tutor.encoding import ENCODING_VERSION, INDEX_MAP, N_ACTIONS, OBS_SIZE, encode, encode_into, legal_mask
 from cuarenta_tutor.engine import apply, legal_actions, make_position, new_game, parse_rank, preset
 
 from .test_agents import reshuffled

@@ -5,7 +5,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="needs the train extra")
@@ -144,4 +143,3 @@ def test_shipped_model_card_matches_the_model():
     card = json.loads(Path(str(model).replace(".onnx", ".json")).read_text())
     assert card["sha256"] == file_sha256(model)
     assert model.stat().st_size < 5 * 1024 * 1024
-    del np

@@ -18,8 +18,22 @@ Ties go to the higher rank, then the lower action id.
 
 from __future__ import annotations
 
-from ..engine import (ACTION_KIND, ACTION_RANK, MATCH, TARGET_SCORE, TRAIL, Caida, Dealt, GameWon, Limpia, Played,
-                      State, apply, capture_outcomes, legal_actions)
+from ..engine import (
+    ACTION_KIND,
+    ACTION_RANK,
+    MATCH,
+    TARGET_SCORE,
+    TRAIL,
+    Caida,
+    Dealt,
+    GameWon,
+    Limpia,
+    Played,
+    State,
+    apply,
+    capture_outcomes,
+    legal_actions,
+)
 from ..engine.scoring import below
 from .base import BasePolicy, Decision
 from .knowledge import p_holds, unseen_counts

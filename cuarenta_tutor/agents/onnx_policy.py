@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..encoding import N_ACTIONS, OBS_SIZE, encode_into, legal_mask
-from ..engine import State, apply, legal_actions
+from ..engine import Dealt, GameWon, State, apply, legal_actions
 from ..resources import data_dir
 from .base import BasePolicy, Decision
 from .onnx_contract import REEXPORT, ModelError, check_metadata
@@ -58,6 +58,17 @@ def load_session(path):
     if names != ["obs", "mask", "h", "c"]:
         raise ModelError(f"{path} has inputs {names}, expected obs, mask, h, c; {REEXPORT}")
     return session, hidden
+
+
+def _settled(state: State, action: int) -> State:
+    """The state after the last play of a hand with the cartón counted, but not the next deal."""
+    after, events = apply(state, action)
+    for e in events:
+        if isinstance(e, GameWon):
+            return after
+        if isinstance(e, Dealt):
+            break
+    return state._replace(winner=-1)  # no win: callers keep the network's estimate
 
 
 class OnnxPolicy(BasePolicy):
@@ -109,8 +120,12 @@ class OnnxPolicy(BasePolicy):
         hb, cb = np.repeat(h, len(legal), axis=1), np.repeat(c, len(legal), axis=1)
         _, values, _, _ = self.run(obs, mask, hb, cb)
         team = self.seat & 1
-        return {a: (float(after.winner == team) if after.winner >= 0 else float(v))
-                for a, after, v in zip(legal, afters, values)}
+        out = {}
+        for a, after, v in zip(legal, afters, values, strict=True):
+            if after.winner < 0 and not after.stock and not any(after.hands):
+                after = _settled(state, a)  # the last play of a hand: the cartón is public, count it
+            out[a] = float(after.winner == team) if after.winner >= 0 else float(v)
+        return out
 
     def _choose(self, probs: dict[int, float]) -> int:
         if self.temperature <= 0:

@@ -6,23 +6,62 @@ Glossary (RULES.md §1): *caída* — matching the card the previous player just
 the cards captured in a hand (20 cards = 6); *mano/data* — a hand of 4 deals (2 players) or 2 (4).
 """
 
-from .actions import (ACTION_BASE, ACTION_KIND, ACTION_RANK, MATCH, N_ACTIONS, SUM, TRAIL, action_for,
-                      action_to_string, describe_table, match_action, sum_action, trail_action)
+from .actions import (
+                      ACTION_BASE,
+                      ACTION_KIND,
+                      ACTION_RANK,
+                      MATCH,
+                      N_ACTIONS,
+                      SUM,
+                      TRAIL,
+                      action_for,
+                      action_to_string,
+                      describe_table,
+                      match_action,
+                      sum_action,
+                      trail_action,
+)
 from .cards import RANKS, SUITS, VALUE, card_str, parse_card, parse_rank, rank_of, suit_of
-from .play import (apply, capture_options, capture_outcomes, check_action, choice_to_action, deal_pending, escalera, is_legal,
-                   legal_actions, legal_mask, new_game, start_game)
+from .play import (
+                      apply,
+                      capture_options,
+                      capture_outcomes,
+                      check_action,
+                      choice_to_action,
+                      deal_pending,
+                      escalera,
+                      is_legal,
+                      legal_actions,
+                      legal_mask,
+                      new_game,
+                      start_game,
+)
 from .render import render
 from .rules import PRESETS, TARGET_SCORE, Rules, preset, preset_name
 from .scoring import announcements, carton_points, carton_value, settle_hand
-from .state import (Caida, Dealt, FourOfAKind, GameWon, HandEnded, IllegalMove, Limpia, Played, Ronda, State,
-                    hand_deck, make_position)
+from .state import (
+                      Caida,
+                      Dealt,
+                      FourOfAKind,
+                      GameWon,
+                      HandEnded,
+                      IllegalMove,
+                      Limpia,
+                      Played,
+                      Ronda,
+                      State,
+                      hand_deck,
+                      make_position,
+)
 
 __all__ = [
     "ACTION_BASE", "ACTION_KIND", "ACTION_RANK", "MATCH", "N_ACTIONS", "SUM", "TRAIL", "action_for",
     "action_to_string", "describe_table", "match_action", "sum_action", "trail_action", "RANKS", "SUITS",
     "VALUE", "card_str", "parse_card", "parse_rank", "rank_of", "suit_of", "apply", "capture_options",
-    "capture_outcomes", "check_action", "choice_to_action", "deal_pending", "escalera", "is_legal", "legal_actions", "legal_mask",
+    "capture_outcomes", "check_action", "choice_to_action", "deal_pending", "escalera", "is_legal",
+    "legal_actions", "legal_mask",
     "new_game", "start_game", "render", "PRESETS", "TARGET_SCORE", "Rules", "preset", "preset_name",
-    "announcements", "carton_points", "carton_value", "settle_hand", "Caida", "Dealt", "FourOfAKind", "GameWon", "HandEnded",
+    "announcements", "carton_points", "carton_value", "settle_hand", "Caida", "Dealt", "FourOfAKind", "GameWon",
+    "HandEnded",
     "IllegalMove", "Limpia", "Played", "Ronda", "State", "hand_deck", "make_position",
 ]

@@ -6,13 +6,39 @@ One code path decides legality: `legal_actions` lists the moves, `check_action` 
 
 from __future__ import annotations
 
-from .actions import (ACTION_BASE, ACTION_BASE_PACKED, ACTION_KIND, ACTION_RANK, FIELD_BITS, MATCH,
-                      N_ACTIONS, SUM, SUMS_BY_RANK, TRAIL, action_to_string, contains, count_in, pack, sum_action)
+from .actions import (
+    ACTION_BASE,
+    ACTION_BASE_PACKED,
+    ACTION_KIND,
+    ACTION_RANK,
+    FIELD_BITS,
+    MATCH,
+    N_ACTIONS,
+    SUM,
+    SUMS_BY_RANK,
+    TRAIL,
+    action_to_string,
+    contains,
+    count_in,
+    pack,
+    sum_action,
+)
 from .cards import NEXT, RANKS, VALUE, rank_of
 from .rules import CAIDA_POINTS, LIMPIA_POINTS, TARGET_SCORE, Rules
 from .scoring import announcements, below, settle_hand
-from .state import (Caida, Dealt, GameWon, HandEnded, IllegalMove, Limpia, Played, State, check_deck,
-                    first_dealer, hand_deck)
+from .state import (
+    Caida,
+    Dealt,
+    GameWon,
+    HandEnded,
+    IllegalMove,
+    Limpia,
+    Played,
+    State,
+    check_deck,
+    first_dealer,
+    hand_deck,
+)
 
 CARDS_PER_DEAL = 5
 _RELEVANT = tuple(((1 << (FIELD_BITS * (r + 1))) - 1) if VALUE[r] else (15 << (FIELD_BITS * r)) for r in range(10))
@@ -133,13 +159,13 @@ def check_action(state: State, action, card: int | None = None) -> None:
     seat, r, kind = state.turn, ACTION_RANK[action], ACTION_KIND[action]
     hand = state.hands[seat]
     name = RANKS[r]
+    if not any(c >> 2 == r for c in hand):
+        raise IllegalMove(f"seat {seat} has no {name} in hand", "not_in_hand")
     if card is not None:
         if card not in hand:
             raise IllegalMove(f"that card is not in seat {seat}'s hand", "not_in_hand")
         if rank_of(card) != r:
             raise IllegalMove(f"the chosen card is not a {name}", "wrong_card")
-    if not any(c >> 2 == r for c in hand):
-        raise IllegalMove(f"seat {seat} has no {name} in hand", "not_in_hand")
     table = state.table_packed
     if kind == MATCH and not count_in(table, r):
         raise IllegalMove(f"{name} cannot match: there is no {name} on the table", "no_match")

@@ -44,7 +44,10 @@ class Rules:
 
     def __post_init__(self) -> None:
         problems = []
-        if self.players not in (2, 4):
+        for name in ("caida_limpia_stack", "match_takes_all_same_rank", "forced_capture"):
+            if not isinstance(getattr(self, name), bool):
+                problems.append(f"{name} must be true or false, not {getattr(self, name)!r}")
+        if type(self.players) is not int or self.players not in (2, 4):
             problems.append(f"players must be 2 or 4, not {self.players!r}")
         if self.four_of_a_kind not in ("win", "points"):
             problems.append(f"four_of_a_kind must be 'win' or 'points', not {self.four_of_a_kind!r}")
@@ -52,18 +55,20 @@ class Rules:
             problems.append(
                 f"leftover_table_cards must be 'discard' or 'last_capturer', not {self.leftover_table_cards!r}"
             )
-        if self.sum_max_cards is not None and not (isinstance(self.sum_max_cards, int) and self.sum_max_cards >= 2):
+        if self.sum_max_cards is not None and not (type(self.sum_max_cards) is int and self.sum_max_cards >= 2):
             problems.append(f"sum_max_cards must be None or an int of 2 or more, not {self.sum_max_cards!r}")
         for name in ("ronda_cutoff", "ronda_caida_cutoff", "carton_cutoff", "limpia_cutoff"):
             value = getattr(self, name)
-            if value is not None and not isinstance(value, int):
+            if value is not None and (type(value) is not int):
                 problems.append(f"{name} must be None or an int, not {value!r}")
         for name in ("ronda_points", "four_of_a_kind_points", "ronda_caida_bonus"):
             value = getattr(self, name)
-            if not isinstance(value, int) or value < 0:
+            if type(value) is not int or value < 0:
                 problems.append(f"{name} must be an int of 0 or more, not {value!r}")
         if problems:
             raise ValueError("invalid rules: " + "; ".join(problems))
+        if self.sum_max_cards is not None and self.sum_max_cards > 7:
+            object.__setattr__(self, "sum_max_cards", None)  # no addition to 7 or less has more than 7 cards
         # Precomputed once, read on every play.
         object.__setattr__(self, "_sum_limit", self.sum_max_cards or 99)
         object.__setattr__(self, "_legal_key", min(self._sum_limit, 7) * 2 + self.forced_capture)

@@ -50,6 +50,8 @@ class Config:
     max_grad_norm: float = 0.5
     update_epochs: int = 1
     """1 is A2C; more, with clip_coef, is PPO."""
+    num_minibatches: int = 1
+    """Minibatches per epoch, split by stream (whole sequences, never single steps)."""
     clip_coef: float | None = None
     """PPO ratio clip (None: plain policy gradient)."""
     bc_coef: float = 1.0
@@ -194,7 +196,8 @@ def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr) -> Path:
     next_start = torch.ones(S)
     # The Python loop writes through numpy views of the same memory (torch item writes are slow).
     obs_np, masks_np, learner_np, acting_np = obs.numpy(), masks.numpy(), learner.numpy(), acting.numpy()
-    actions_np, expert_np, rewards_np, ended_np = actions.numpy(), expert_actions.numpy(), rewards.numpy(), ended.numpy()
+    actions_np, expert_np = actions.numpy(), expert_actions.numpy()
+    rewards_np, ended_np = rewards.numpy(), ended.numpy()
     metrics = (out / "metrics.jsonl").open("a", encoding="utf-8")
     total_updates = max(1, cfg.total_steps // (E * T))
     started = time.perf_counter() - progress["seconds"]
@@ -275,38 +278,40 @@ def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr) -> Path:
         next_value = next_value * (1.0 - next_start)  # a fresh game is not the same episode
         advantages, returns = gae(rewards, values, ended, next_value, cfg.gamma, cfg.gae_lambda)
 
-        # ---- update (A2C: one pass; PPO: several, clipped) ----
+        # ---- update (A2C: one pass; PPO: several epochs of clipped minibatches) ----
+        act_adv = advantages[acting > 0]
+        if act_adv.numel() > 1:
+            advantages = (advantages - act_adv.mean()) / (act_adv.std() + 1e-8)
+        order = torch.arange(S)
         for _ in range(cfg.update_epochs):
-            logits, value_logits = net.sequence(obs, masks, starts, h0, c0)
-            logp_all = torch.log_softmax(logits, dim=-1)
-            logp = logp_all.gather(-1, actions.unsqueeze(-1)).squeeze(-1)
-            n_act = acting.sum().clamp(min=1.0)
-            adv = advantages
-            act_adv = adv[acting > 0]
-            if act_adv.numel() > 1:
-                adv = (adv - act_adv.mean()) / (act_adv.std() + 1e-8)
-            if cfg.clip_coef is not None:
-                ratio = torch.exp(logp - old_logp)
-                pg = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef))
-            else:
-                pg = -adv * logp
-            pg_loss = (pg * acting).sum() / n_act
-            probs_all = logp_all.exp()
-            entropy = -(probs_all * logp_all.masked_fill(~masks, 0.0)).sum(-1)
-            ent = (entropy * acting).sum() / n_act
-            v_loss = (nn.functional.binary_cross_entropy_with_logits(value_logits, returns.clamp(0, 1),
-                                                                      reduction="none") * learner).sum() / \
-                learner.sum().clamp(min=1.0)
-            loss = pg_loss - cfg.ent_coef * ent + cfg.vf_coef * v_loss
-            bc_loss = torch.tensor(0.0)
-            labelled = expert_actions >= 0
-            if bc_weight > 0 and labelled.any():
-                bc_loss = nn.functional.cross_entropy(logits[labelled], expert_actions[labelled])
-                loss = loss + bc_weight * bc_loss
-            optimizer.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
-            optimizer.step()
+            if cfg.num_minibatches > 1:
+                order = torch.randperm(S)
+            for mb in order.chunk(cfg.num_minibatches):  # whole streams: the LSTM needs its sequence
+                logits, value_logits = net.sequence(obs[:, mb], masks[:, mb], starts[:, mb], h0[:, mb], c0[:, mb])
+                act, adv, lrn = acting[:, mb], advantages[:, mb], learner[:, mb]
+                logp_all = torch.log_softmax(logits, dim=-1)
+                logp = logp_all.gather(-1, actions[:, mb].unsqueeze(-1)).squeeze(-1)
+                n_act = act.sum().clamp(min=1.0)
+                if cfg.clip_coef is not None:
+                    ratio = torch.exp(logp - old_logp[:, mb])
+                    pg = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef))
+                else:
+                    pg = -adv * logp
+                pg_loss = (pg * act).sum() / n_act
+                entropy = -(logp_all.exp() * logp_all.masked_fill(~masks[:, mb], 0.0)).sum(-1)
+                ent = (entropy * act).sum() / n_act
+                v_loss = (nn.functional.binary_cross_entropy_with_logits(
+                    value_logits, returns[:, mb].clamp(0, 1), reduction="none") * lrn).sum() / lrn.sum().clamp(min=1.0)
+                loss = pg_loss - cfg.ent_coef * ent + cfg.vf_coef * v_loss
+                bc_loss = torch.tensor(0.0)
+                labelled = expert_actions[:, mb] >= 0
+                if bc_weight > 0 and labelled.any():
+                    bc_loss = nn.functional.cross_entropy(logits[labelled], expert_actions[:, mb][labelled])
+                    loss = loss + bc_weight * bc_loss
+                optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+                optimizer.step()
         progress["updates"] += 1
         progress["seconds"] = time.perf_counter() - started
 
@@ -315,7 +320,8 @@ def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr) -> Path:
         if progress["updates"] % 10 == 0:
             sps = window_steps / (time.perf_counter() - window_start)
             window_start, window_steps = time.perf_counter(), 0
-            record = {"update": progress["updates"], "steps": progress["steps"], "seconds": round(progress["seconds"], 1),
+            record = {"update": progress["updates"], "steps": progress["steps"],
+                      "seconds": round(progress["seconds"], 1),
                       "sps": round(sps), "pg_loss": round(float(pg_loss), 5), "value_loss": round(float(v_loss), 5),
                       "entropy": round(float(ent), 4), "bc_loss": round(float(bc_loss), 4),
                       "bc_weight": round(bc_weight, 4), "win_rate_vs_bots": round(wins / max(1, games_done), 4)}

@@ -1,0 +1,114 @@
+"""Provides the Textual app: screens, commands, and the guard that turns errors into messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Markdown
+
+from .. import records
+from ..agents.onnx_contract import ModelError
+from ..session import GameSession
+from .home import HomeScreen, NewGame
+from .play import PlayScreen
+from .review import ReviewGame, ReviewList
+
+HELP = Path(__file__).with_name("help.md")
+
+
+class HelpScreen(Screen):
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+
+    def compose(self) -> ComposeResult:
+        yield Markdown(HELP.read_text(encoding="utf-8"))
+        yield Footer()
+
+
+class CuarentaApp(App):
+    """Cuarenta Tutor. `folder` overrides where games are saved (tests use a temporary one)."""
+
+    CSS_PATH = "tutor.tcss"
+    TITLE = "Cuarenta Tutor"
+    BINDINGS = [Binding("question_mark", "help", "Help"), Binding("f1", "help", "Help", show=False),
+                Binding("ctrl+q", "quit", "Quit")]
+
+    def __init__(self, folder=None, model_path=None, start: str = "home", seed: int | None = None,
+                 rules: str = "standard", game=None, agent_delay: float = 0.4, dealer: int | None = None):
+        super().__init__()
+        self.folder = Path(folder) if folder else None
+        self.model_path = model_path
+        self.start, self.seed, self.rules, self.game, self.dealer = start, seed, rules, game, dealer
+        self.agent_delay = agent_delay
+
+    def on_mount(self) -> None:
+        self.push_screen(HomeScreen())
+        if self.start == "play":
+            self.start_game(self.rules, self.seed, self.dealer)
+        elif self.start == "review":
+            self.open_review(self.game) if self.game else self.action_review()
+
+    def get_system_commands(self, screen):
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("New game", "Play a new game against the agent", self.action_new_game)
+        yield SystemCommand("Review games", "Step through saved games with the coach's notes", self.action_review)
+        yield SystemCommand("Help", "Keys and the rules in brief", self.action_help)
+
+    # ---- navigation ----------------------------------------------------------------------
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_new_game(self) -> None:
+        self.push_screen(NewGame(), lambda c: self.start_game(c["rules"], c["seed"], c["dealer"]) if c else None)
+
+    def action_review(self) -> None:
+        self.push_screen(ReviewList())
+
+    def action_lessons(self) -> None:
+        self.notify("Lessons arrive in a later version of the tutor.", severity="information")
+
+    def start_game(self, rules: str, seed: int | None, dealer: int | None) -> None:
+        try:
+            session = GameSession.new(rules, seed, dealer, self.model_path, self.folder)
+        except (ModelError, records.RecordError, OSError, ValueError) as err:
+            self.report_error(err)
+            return
+        self.push_screen(PlayScreen(session))
+
+    def continue_game(self, path) -> None:
+        try:
+            session = GameSession.resume(path, self.model_path, self.folder)
+        except (ModelError, records.RecordError, OSError, ValueError) as err:
+            self.report_error(err)
+            return
+        self.push_screen(PlayScreen(session))
+
+    def open_review(self, path) -> None:
+        try:
+            screen = ReviewGame(path)
+        except (records.RecordError, OSError, ValueError) as err:
+            self.report_error(err)
+            return
+        self.push_screen(screen)
+
+    def record_path(self, record) -> Path:
+        return (self.folder or records.games_dir()) / f"{record.game_id}.json"
+
+    # ---- errors: a message, never a traceback ---------------------------------------------
+    def report_error(self, err: BaseException) -> None:
+        where = self.folder or records.games_dir()
+        self.notify(f"{err}\n(Your games are saved after every move in {where}.)", title="Something went wrong",
+                    severity="error", timeout=12)
+
+    def _handle_exception(self, error: Exception) -> None:
+        try:
+            self.report_error(error)
+        except Exception:  # pragma: no cover - the app itself is broken: let Textual report it
+            super()._handle_exception(error)
+
+
+def make_app(**options) -> CuarentaApp:
+    """The app, configured (tests and the CLI use this factory)."""
+    return CuarentaApp(**options)

@@ -1,0 +1,94 @@
+"""Provides the home screen and the new-game dialog."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from .. import records
+from ..engine import PRESETS
+
+BANNER = "Cuarenta Tutor\nLearn and play Ecuador's fishing card game against a coaching agent."
+
+
+class NewGame(ModalScreen[dict | None]):
+    """Rules preset, who deals first, an optional seed."""
+
+    BINDINGS = [Binding("escape", "cancel", "Back")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("New game against the agent")
+            yield Select([(name, name) for name in PRESETS], value="standard", allow_blank=False, id="rules")
+            yield Select([("dealer drawn at random", "random"), ("you deal first", "0"),
+                          ("the agent deals first", "1")], value="random", allow_blank=False, id="dealer")
+            yield Input(placeholder="seed (optional, a whole number)", id="seed", type="integer")
+            yield Button("Start", variant="primary", id="start")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.start()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.start()
+
+    def start(self) -> None:
+        seed_text = self.query_one("#seed", Input).value.strip()
+        dealer = self.query_one("#dealer", Select).value
+        self.dismiss({"rules": self.query_one("#rules", Select).value,
+                      "dealer": None if dealer == "random" else int(dealer),
+                      "seed": int(seed_text) if seed_text else None})
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class HomeScreen(Screen):
+    """New game, continue, review, lessons, quit."""
+
+    BINDINGS = [Binding("n", "app.new_game", "New game"), Binding("c", "continue_game", "Continue"),
+                Binding("r", "app.review", "Review"), Binding("l", "app.lessons", "Lessons"),
+                Binding("q", "app.quit", "Quit")]
+
+    def compose(self) -> ComposeResult:
+        yield Static(BANNER, id="banner")
+        yield OptionList(id="menu")
+        yield Static(id="problems")
+        yield Footer()
+
+    def on_screen_resume(self) -> None:
+        self.refill()
+
+    def on_mount(self) -> None:
+        self.refill()
+
+    def refill(self) -> None:
+        menu = self.query_one(OptionList)
+        menu.clear_options()
+        menu.add_option(Option("New game  (n)", id="new"))
+        _, problems = records.list_games(self.app.folder)
+        self.unfinished = records.latest_unfinished(self.app.folder)
+        if self.unfinished:
+            menu.add_option(Option(f"Continue unfinished game from {self.unfinished.created[:16]}  (c)",
+                                   id="continue"))
+        menu.add_option(Option("Review saved games  (r)", id="review"))
+        menu.add_option(Option("Lessons  (l)", id="lessons"))
+        menu.add_option(Option("Quit  (q)", id="quit"))
+        menu.focus()
+        self.query_one("#problems", Static).update(
+            "\n".join(f"Skipped a saved file: {p}" for p in problems[:3]))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        action = {"new": self.app.action_new_game, "continue": self.action_continue_game,
+                  "review": self.app.action_review, "lessons": self.app.action_lessons,
+                  "quit": self.app.exit}[event.option.id]
+        action()
+
+    def action_continue_game(self) -> None:
+        if not self.unfinished:
+            self.notify("There is no unfinished game.", severity="warning")
+            return
+        self.app.continue_game(self.unfinished.path)

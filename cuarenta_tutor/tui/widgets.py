@@ -1,0 +1,107 @@
+"""Provides the widgets of the game screens: cards, scoreboard, table, hand, agent panel, hints."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from ..coach import move_name
+from ..engine import SUITS, State, card_str, suit_of
+
+RED_SUITS = (1, 2)  # hearts, diamonds
+
+
+def card_text(card: int, key: str | None = None) -> Text:
+    """A card as "[7♥]" (red for hearts and diamonds; the suit symbol is always shown)."""
+    text = Text()
+    if key:
+        text.append(f"{key}:", style="bold")
+    style = "bold red" if suit_of(card) in RED_SUITS else "bold"
+    text.append(f"[{card_str(card)}]", style=style)
+    return text
+
+
+def cards_text(cards, numbered: bool = False, empty: str = "(empty)") -> Text:
+    if not cards:
+        return Text(empty, style="dim")
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out.append(" ")
+        out.append_text(card_text(c, str(i + 1) if numbered else None))
+    return out
+
+
+def perros(points: int) -> str:
+    """The score as perros: a face-down card for each 10, a face-up one for each 2 (RULES.md §14)."""
+    return "▮" * (points // 10) + "▯" * ((points % 10) // 2) or "·"
+
+
+class Scoreboard(Static):
+    """Scores, perros tally, cartón counts, hand, deal and stock."""
+
+    def show(self, state: State) -> None:
+        you, agent = state.scores
+        t = Text()
+        t.append(f"You {you:>2} ", style="bold")
+        t.append(perros(you), style="green")
+        t.append("   Agent ")
+        t.append(f"{agent:>2} ", style="bold")
+        t.append(perros(agent), style="magenta")
+        t.append(f"\nCartón: you {len(state.piles[0])} · agent {len(state.piles[1])} cards   "
+                 f"Hand {state.hand_no + 1} · deal {state.deal_no + 1}/{state.rules.deals_per_hand} · "
+                 f"stock {len(state.stock)} · dealer {'you' if state.dealer == 0 else 'agent'}")
+        self.update(t)
+
+
+class TableView(Static):
+    """The cards on the table, oldest first."""
+
+    def show(self, state: State) -> None:
+        t = Text("Table: ", style="bold")
+        t.append_text(cards_text(state.table))
+        if state.trailed >= 0 and state.table:
+            t.append(f"   (a {card_str(state.table[-1])[:-1]} was just trailed)", style="dim")
+        self.update(t)
+
+
+class HandView(Static):
+    """The person's hand, numbered for the keys 1-5."""
+
+    def show(self, state: State, seat: int = 0) -> None:
+        t = Text("Your hand: ", style="bold")
+        t.append_text(cards_text(state.hands[seat], numbered=True, empty="(no cards)"))
+        self.update(t)
+
+
+class AgentPanel(Static):
+    """After each agent move: what it played, its probability over its moves and its win %."""
+
+    def show(self, state_before: State | None, decision, played: str) -> None:
+        if decision is None or state_before is None:
+            self.update(Text("Agent: waiting for its first move", style="dim"))
+            return
+        t = Text("Agent played ", style="bold")
+        t.append(played, style="bold magenta")
+        if decision.value is not None:
+            t.append(f"   agent win {100 * decision.value:.0f}%")
+        t.append("\n  ")
+        top = sorted(decision.probs.items(), key=lambda kv: -kv[1])[:4]
+        t.append("   ".join(f"{move_name(state_before, a)} {100 * p:.0f}%" for a, p in top), style="dim")
+        self.update(t)
+
+
+class HintsPanel(Static):
+    """The coach's view of each legal move: agent preference and your win % after it, best first."""
+
+    def show(self, hints) -> None:
+        t = Text("Hints (h to hide): move · agent preference · your win % after\n", style="bold")
+        for i, hint in enumerate(hints[:6]):
+            mark = "★" if i == 0 else " "
+            t.append(f"{mark} {hint.name:<26} {100 * hint.prob:>4.0f}%   win {hint.win_after:>4.0f}%"
+                     + (f"  (−{hint.loss:.0f})" if hint.loss >= 0.5 else "") + "\n")
+        self.update(t)
+
+
+__all__ = ["AgentPanel", "HandView", "HintsPanel", "Scoreboard", "TableView", "card_text", "cards_text",
+           "move_name", "perros", "SUITS"]

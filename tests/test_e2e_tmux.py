@@ -1,0 +1,78 @@
+"""End to end: the real `cuarenta-tutor` command in a real terminal (tmux), driven by keys."""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+from cuarenta_tutor.agents.onnx_policy import default_model_path
+
+pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+              pytest.mark.skipif(not default_model_path().exists(), reason="no shipped model")]
+
+
+def command():
+    script = shutil.which("cuarenta-tutor")
+    return [script] if script else [sys.executable, "-m", "cuarenta_tutor.cli"]
+
+
+SOCKET = f"cuarenta-test-{os.getpid()}"
+"""A private tmux server, so no other tmux session (or its environment) interferes."""
+
+
+def tmux(*args, **kwargs):
+    return subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True, **kwargs)
+
+
+def screen(session):
+    return tmux("capture-pane", "-t", session, "-p").stdout
+
+
+def wait_for(session, text, timeout=20.0):
+    """Poll the terminal until `text` shows (no fixed sleeps)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        shown = screen(session)
+        if text in shown:
+            return shown
+        time.sleep(0.1)
+    raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen(session)}")
+
+
+def keys(session, *names):
+    tmux("send-keys", "-t", session, *names, check=True)
+
+
+def test_play_a_few_moves_and_quit_cleanly(user_data):
+    session = f"cuarenta-{uuid.uuid4().hex[:8]}"
+    user_data.mkdir(parents=True, exist_ok=True)
+    cmd = " ".join(command() + ["play", "--seed", "7", "--dealer", "1"])
+    done = user_data / "exit-code"
+    tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
+         f"env CUARENTA_TUTOR_HOME={user_data} TERM=xterm-256color {cmd}; echo $? > {done}; sleep 5", check=True)
+    try:
+        wait_for(session, "your turn: press 1-5")
+        keys(session, "h")
+        wait_for(session, "Hints (h to hide)")
+        for _ in range(3):
+            keys(session, "1")
+            time.sleep(0.2)
+            if "What does" in screen(session):
+                keys(session, "1")
+            wait_for(session, "Agent played")
+            wait_for(session, "your turn: press 1-5")
+        keys(session, "Escape")
+        wait_for(session, "Continue unfinished game")
+        keys(session, "q")
+        end = time.monotonic() + 15
+        while not done.exists() and time.monotonic() < end:
+            time.sleep(0.1)
+        assert done.read_text().strip() == "0", screen(session)
+        saved = list((user_data / "games").glob("*.json"))
+        assert len(saved) == 1 and "Traceback" not in screen(session)
+    finally:
+        tmux("kill-server")

@@ -1,0 +1,237 @@
+"""Game records: whole bot games replay state for state, atomic saves, and damaged files reported, never fatal."""
+
+import json
+import os
+
+import pytest
+
+from cuarenta_tutor import records
+from cuarenta_tutor.agents import make_policy
+from cuarenta_tutor.engine import ACTION_RANK, RANKS, apply, card_str, hand_deck, legal_actions, preset, start_game
+from cuarenta_tutor.engine import trail_action as trail
+from cuarenta_tutor.records import DATA_ENV, RecordError, from_json, list_games, load, new_record, replay, save, to_json
+
+
+def play_recorded(rules, seed, specs, human_seat=None, stop=None, decks=()):
+    """Play bots against each other, recording every move; returns (record, every state seen)."""
+    policies = [make_policy(spec, seed=seed * 8 + s) for s, spec in enumerate(specs)]
+    for s, p in enumerate(policies):
+        p.reset(s, seed=seed * 8 + s)
+    dealer = seed % rules.players
+    state, events = start_game(rules, seed, dealer, decks)
+    record = new_record(rules, seed, dealer, [(spec, f"P{s}") for s, spec in enumerate(specs)], human_seat,
+                        decks=decks)
+    states = [state]
+    while state.winner < 0 and (stop is None or len(record.moves) < stop):
+        for p in policies:
+            p.observe(state, events)
+        seat = state.turn
+        action = policies[seat].decide(state).action
+        card = [c for c in state.hands[seat] if c >> 2 == ACTION_RANK[action]][-1]  # not the engine's default card
+        state, events = apply(state, action, card=card)
+        record.add_move(seat, action, card, after=state)
+        states.append(state)
+    return record, states
+
+
+@pytest.fixture(scope="module")
+def finished():
+    return play_recorded(preset("standard"), 11, ["expert", "greedy"], human_seat=0)
+
+
+def test_data_folder_follows_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv(DATA_ENV, str(tmp_path / "home"))
+    assert records.data_dir() == tmp_path / "home"
+    assert records.games_dir() == tmp_path / "home" / "games" and (tmp_path / "home" / "games").is_dir()
+    monkeypatch.delenv(DATA_ENV)
+    assert records.data_dir().name == "cuarenta-tutor"
+
+
+def test_new_record_holds_the_setup():
+    rules = preset("pagat", players=4)
+    record = new_record(rules, 5, 3, [{"player": "human", "name": "Ana"}, ("expert", "E1"), ("onnx", "Bot"),
+                                      ("expert", "E2")], human_seat=0, model={"id": "ab" * 32, "path": "m.onnx"})
+    assert record.rules == rules.to_dict() and record.rules_preset == "pagat"
+    assert record.seats[0] == {"seat": 0, "player": "human", "name": "Ana"} and record.seats[3]["name"] == "E2"
+    assert record.decks == [[card_str(c, ascii_only=True) for c in hand_deck(5, 0)]]
+    assert record.moves == [] and record.result is None and record.schema_version == 1
+    assert from_json(json.loads(json.dumps(to_json(record)))) == record
+    with pytest.raises(ValueError, match="4 players need 4 seats"):
+        new_record(rules, 5, 3, [("human", "Ana")])
+
+
+@pytest.mark.parametrize("rules_name,players,seed,specs", [
+    ("standard", 2, 1, ["expert", "greedy"]),
+    ("standard", 2, 2, ["greedy", "random"]),
+    ("quito_todo_dos", 2, 3, ["random", "expert"]),
+    ("pagat", 4, 4, ["expert", "greedy", "random", "expert"]),
+])
+def test_replay_reproduces_every_state_of_a_whole_game(tmp_path, rules_name, players, seed, specs):
+    record, states = play_recorded(preset(rules_name, players=players), seed, specs)
+    assert states[-1].winner >= 0
+    assert record.result == {"winner": states[-1].winner, "scores": list(states[-1].scores)}
+    assert len(record.decks) == states[-1].hand_no + 1
+    loaded = load(save(record, tmp_path))
+    assert loaded == record
+    assert replay(loaded) == states
+
+
+def test_replay_of_a_game_dealt_from_explicit_decks(tmp_path):
+    deck = hand_deck(1234, 0)  # another seed's order: not what seed 6 deals
+    record, states = play_recorded(preset("standard"), 6, ["expert", "expert"], decks=(deck,))
+    assert record.decks[0] == [card_str(c, ascii_only=True) for c in deck]
+    assert record.decks[1] == [card_str(c, ascii_only=True) for c in hand_deck(6, 1)]
+    assert replay(load(save(record, tmp_path))) == states
+
+
+def test_resume_gives_the_state_after_the_last_move(tmp_path):
+    record, states = play_recorded(preset("standard"), 7, ["greedy", "expert"], human_seat=1, stop=23)
+    loaded = load(save(record, tmp_path))
+    assert loaded.result is None and len(loaded.moves) == 23
+    state = records.resume(loaded)
+    assert state == states[-1]
+    state, _ = apply(state, legal_actions(state)[0])  # and the game goes on from there
+    assert state.plays == 24
+
+
+def test_save_is_atomic(tmp_path, finished, monkeypatch):
+    record, _ = finished
+    path = save(record, tmp_path)
+    assert path == tmp_path / f"{record.game_id}.json"
+    assert sorted(os.listdir(tmp_path)) == [path.name]  # no temp file left behind
+    before = path.read_bytes()
+    changed = load(path)
+    changed.moves.pop()
+
+    def crash(*args):
+        raise OSError("disk unplugged")
+
+    monkeypatch.setattr(records.os, "replace", crash)
+    with pytest.raises(OSError, match="disk unplugged"):
+        save(changed, tmp_path)
+    assert path.read_bytes() == before and sorted(os.listdir(tmp_path)) == [path.name]
+    monkeypatch.undo()
+    save(changed, tmp_path)
+    assert load(path) == changed and sorted(os.listdir(tmp_path)) == [path.name]
+
+
+def test_save_without_a_folder_writes_to_the_games_folder(tmp_path, monkeypatch, finished):
+    monkeypatch.setenv(DATA_ENV, str(tmp_path))
+    path = save(finished[0])
+    assert path.parent == tmp_path / "games"
+    summaries, skipped = list_games()
+    assert [s.game_id for s in summaries] == [finished[0].game_id] and skipped == []
+
+
+def _good_json(record) -> dict:
+    return json.loads(json.dumps(to_json(record)))
+
+
+@pytest.mark.parametrize("name,content,message", [
+    ("truncated", lambda good: json.dumps(good)[:300], "is damaged: invalid JSON at line 1"),
+    ("garbage", lambda good: b"\x89PNG\r\n\x1a\n\x00\xff\xfe", "not UTF-8"),
+    ("foreign", lambda good: json.dumps({"name": "my notes", "items": [1, 2]}), "no schema_version"),
+    ("list", lambda good: "[1, 2, 3]", "a JSON list, not an object"),
+    ("deep", lambda good: "[" * 100_000 + "]" * 100_000, "not a Cuarenta game record"),
+    ("newer", lambda good: json.dumps({**good, "schema_version": 2}), "upgrade cuarenta-tutor"),
+    ("zero", lambda good: json.dumps({**good, "schema_version": 0}), "schema_version 0 is not a positive"),
+    ("seed", lambda good: json.dumps({**good, "seed": "eleven"}), "seed is not a whole number"),
+    ("rules", lambda good: json.dumps({**good, "rules": {"players": 3}}), "rules are not valid"),
+    ("option", lambda good: json.dumps({**good, "rules": {"jokers": True}}), "unknown rules option"),
+    ("deck", lambda good: json.dumps({**good, "decks": [["7h"] * 40]}), "decks are not decks of 40 cards"),
+    ("moves", lambda good: json.dumps({**good, "moves": [{"seat": 0, "action": 99, "card": "7h"}]}), "move 1 "),
+    ("card", lambda good: json.dumps({**good, "moves": [{"seat": 0, "action": 6, "card": "9h"}]}), "move 1 "),
+    ("missing", lambda good: json.dumps({k: v for k, v in good.items() if k != "seats"}), "missing seats"),
+    ("id", lambda good: json.dumps({**good, "game_id": "../../etc/passwd"}), "game_id"),
+    ("result", lambda good: json.dumps({**good, "result": {"winner": 2}}), "result is neither"),
+])
+def test_load_reports_what_is_wrong_with_a_file(tmp_path, finished, name, content, message):
+    data = content(_good_json(finished[0]))
+    path = tmp_path / f"{name}.json"
+    path.write_bytes(data if isinstance(data, bytes) else data.encode())
+    with pytest.raises(RecordError) as err:
+        load(path)
+    assert message in str(err.value) and str(path) in str(err.value)
+
+
+def test_load_of_a_missing_file_is_a_record_error(tmp_path):
+    with pytest.raises(RecordError, match="cannot read .*gone.json"):
+        load(tmp_path / "gone.json")
+
+
+def test_list_games_skips_damaged_and_foreign_files(tmp_path, finished):
+    old, _ = play_recorded(preset("standard"), 8, ["greedy", "greedy"], human_seat=1, stop=9)
+    old.created = "2024-01-01T10:00:00+00:00"
+    done = from_json(_good_json(finished[0]))
+    done.created = "2024-03-01T10:00:00"  # no zone: read as UTC, still sorts
+    save(old, tmp_path), save(done, tmp_path)
+    good_text = json.dumps(to_json(done))
+    (tmp_path / "truncated.json").write_text(good_text[: len(good_text) // 2])
+    (tmp_path / "garbage.json").write_bytes(os.urandom(64) + b"\xff")
+    (tmp_path / "foreign.json").write_text('{"tool": "something else"}')
+    (tmp_path / "notes.txt").write_text("not a .json file: ignored")
+    summaries, skipped = list_games(tmp_path)
+    assert [s.game_id for s in summaries] == [done.game_id, old.game_id]
+    assert len(skipped) == 3 and all("skipped" in m for m in skipped)
+    for bad in ("truncated.json", "garbage.json", "foreign.json"):
+        assert sum(bad in m for m in skipped) == 1
+    first, second = summaries
+    team = 0
+    scores = done.result["scores"]
+    outcome = "won" if done.result["winner"] == team else "lost"
+    assert first.finished and first.result == f"you {outcome} {scores[team]}-{scores[1 - team]}"
+    assert not second.finished and second.result == "unfinished" and second.moves == 9
+    assert records.latest_unfinished(tmp_path).game_id == old.game_id
+    assert list_games(tmp_path / "nowhere") == ([], [])
+
+
+def test_summary_accuracy_comes_from_the_human_annotations(tmp_path):
+    rules = preset("standard")
+    record = new_record(rules, 3, 0, [("expert", "E"), ("human", "Ana")], human_seat=1,
+                        model={"id": "0123456789abcdef" * 4, "path": "x.onnx"})
+    state, _ = start_game(rules, 3, 0)
+    for accuracy in (100.0, 5.0, 90.0, 5.0):  # dealer 0: seat 1 plays first and third
+        seat, action = state.turn, legal_actions(state)[0]
+        card = next(c for c in state.hands[seat] if c >> 2 == ACTION_RANK[action])
+        state, _ = apply(state, action, card=card)
+        record.add_move(seat, action, card, {"accuracy": accuracy}, after=state)
+    (summary,), _ = list_games(folder=save(record, tmp_path).parent)
+    assert summary.accuracy == pytest.approx(95.0)  # the bot's 5s do not count
+    assert summary.model == "0123456789ab" and summary.rules_preset == "standard" and summary.moves == 4
+    (custom,), _ = list_games(tmp_path, accuracy=lambda notes: len(notes))
+    assert custom.accuracy == 2
+
+
+def _mutated(record, index, **change):
+    copy = from_json(_good_json(record))
+    copy.moves[index] = {**copy.moves[index], **change}
+    return copy
+
+
+def test_a_move_that_does_not_fit_names_the_move(finished):
+    record, states = finished
+    state = states[4]
+    missing = next(r for r in range(10) if not any(c >> 2 == r for c in state.hands[state.turn]))
+    bad = _mutated(record, 4, action=trail(missing))
+    with pytest.raises(RecordError, match=rf'game {record.game_id}: move 5 \(seat {state.turn}, "{RANKS[missing]} '
+                                          rf'trails"\) does not fit the game: the chosen card is not a'):
+        replay(bad)
+    card = next(c for c in state.hands[state.turn] if not any(t >> 2 == c >> 2 for t in state.table))
+    with pytest.raises(RecordError, match=rf"move 5 .* cannot match: there is no {RANKS[card >> 2]} on the table"):
+        replay(_mutated(record, 4, action=10 + (card >> 2), card=card_str(card, True)))
+    with pytest.raises(RecordError, match=rf"move 5 .* it was seat {state.turn}'s turn"):
+        replay(_mutated(record, 4, seat=1 - state.turn))
+    other = card_str(states[4].hands[1 - state.turn][0], True)
+    with pytest.raises(RecordError, match="move 5 .*not in seat"):
+        replay(_mutated(record, 4, card=other))
+    longer = from_json(_good_json(record))
+    longer.moves.append(dict(longer.moves[-1]))
+    with pytest.raises(RecordError, match=rf"move {len(longer.moves)} .*already over"):
+        replay(longer)
+
+
+def test_delete_removes_a_saved_game(tmp_path, finished):
+    path = save(finished[0], tmp_path)
+    records.delete(path)
+    records.delete(path)
+    assert not path.exists()

@@ -1,0 +1,63 @@
+"""Pictures of the app at 80x24 (pytest-textual-snapshot): home, play with hints, review.
+
+After a deliberate change (or a new shipped model), look at the report, then refresh them with
+`python -m pytest tests/test_snapshots.py --snapshot-update`.
+"""
+
+import pytest
+
+from cuarenta_tutor import records
+from cuarenta_tutor.agents.onnx_policy import default_model_path
+from cuarenta_tutor.session import GameSession
+from cuarenta_tutor.tui import make_app
+
+pytestmark = pytest.mark.skipif(not default_model_path().exists(), reason="no shipped model")
+SIZE = (80, 24)
+
+
+async def wait(pilot):
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_home(snap_compare):
+    assert snap_compare(make_app(agent_delay=0), terminal_size=SIZE, run_before=wait)
+
+
+def test_play_with_hints(snap_compare):
+    async def before(pilot):
+        await wait(pilot)
+        await pilot.press("h")
+        await wait(pilot)
+
+    app = make_app(start="play", seed=11, dealer=1, agent_delay=0)
+    assert snap_compare(app, terminal_size=SIZE, run_before=before)
+
+
+def fixed_game():
+    """A finished game whose record carries fixed dates, so the picture does not change with the clock."""
+    session = GameSession.new(seed=21, dealer=1)
+    while not session.over:
+        if session.human_turn:
+            session.play_human(session.hints()[0].action)
+        else:
+            session.play_agent()
+    record = session.record
+    old = records.games_dir() / f"{record.game_id}.json"
+    record.game_id, record.created, record.updated = "20261121-120000-abcdef", "2026-11-21T12:00:00", \
+        "2026-11-21T12:30:00"
+    old.unlink()
+    return records.save(record)
+
+
+def test_review(snap_compare):
+    path = fixed_game()
+
+    async def before(pilot):
+        await wait(pilot)
+        await pilot.press("right", "right", "right", "n")
+        await wait(pilot)
+
+    assert snap_compare(make_app(start="review", game=str(path), agent_delay=0), terminal_size=SIZE,
+                        run_before=before)

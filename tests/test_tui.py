@@ -1,0 +1,192 @@
+"""The terminal app driven by key presses (Textual Pilot), with the shipped model and real records."""
+
+import json
+
+import pytest
+
+from cuarenta_tutor import records
+from cuarenta_tutor.agents.onnx_policy import default_model_path
+from cuarenta_tutor.engine import apply
+from cuarenta_tutor.session import GameSession
+from cuarenta_tutor.tui import make_app
+from cuarenta_tutor.tui.home import HomeScreen
+from cuarenta_tutor.tui.play import CaptureChoice, Notice, PlayScreen
+from cuarenta_tutor.tui.review import ReviewGame, ReviewList
+from cuarenta_tutor.tui.widgets import HintsPanel
+
+pytestmark = pytest.mark.skipif(not default_model_path().exists(), reason="no shipped model")
+SIZE = (80, 24)
+
+
+async def settle(pilot, app):
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def saved_moves(app):
+    files = list(records.games_dir().glob("*.json"))
+    assert len(files) == 1
+    return json.loads(files[0].read_text())["moves"], files[0]
+
+
+async def test_whole_game_by_key_presses_with_choice_hint_and_callouts():
+    app = make_app(start="play", seed=11, dealer=1, agent_delay=0)
+    seen = {"choice": 0, "hint": False, "caida": False, "notice": 0}
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        play = app.screen
+        assert isinstance(play, PlayScreen)
+        session = play.session
+        for _ in range(400):
+            screen = app.screen
+            if isinstance(screen, CaptureChoice):
+                seen["choice"] += 1
+                await pilot.press("1")  # the first option is a capture
+            elif isinstance(screen, Notice):
+                seen["notice"] += 1
+                if session.over:
+                    break
+                await pilot.press("enter")
+            elif session.human_turn:
+                if not seen["hint"]:
+                    await pilot.press("h")
+                    await pilot.pause()
+                    hints = play.query_one(HintsPanel)
+                    assert hints.display and "win" in str(hints.render())
+                    seen["hint"] = True
+                before = len(session.record.moves)
+                await pilot.press("1")
+                await pilot.pause()
+                if len(session.record.moves) > before:  # the record on disk follows every move
+                    moves, _ = saved_moves(app)
+                    assert len(moves) >= before + 1
+            await settle(pilot, app)
+            seen["caida"] |= any("Caída" in note for note in (session.last.callouts if session.last else []))
+        assert session.over, "the game reached its end"
+        assert isinstance(app.screen, Notice) and seen["choice"] > 0 and seen["hint"] and seen["caida"]
+        moves, path = saved_moves(app)
+        assert len(moves) == len(session.record.moves)
+        states = records.replay(records.load(path))
+        assert states[-1] == session.state
+        assert sum(1 for m in moves if m["annotation"]) == sum(1 for m in moves if m["seat"] == 0)
+        await pilot.press("r")  # the game-over dialog offers the review
+        await settle(pilot, app)
+        assert isinstance(app.screen, ReviewGame)
+
+
+async def test_resume_after_closing_mid_game():
+    app = make_app(start="play", seed=4, dealer=1, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        session = app.screen.session
+        for _ in range(3):
+            await pilot.press("1")
+            await settle(pilot, app)
+            if isinstance(app.screen, CaptureChoice):
+                await pilot.press("escape")  # backing out of a choice plays nothing
+                await pilot.press("2" if len(session.state.hands[0]) > 1 else "1")
+                await settle(pilot, app)
+                if isinstance(app.screen, CaptureChoice):
+                    await pilot.press("1")
+                    await settle(pilot, app)
+        played = len(session.record.moves)
+        state = session.state
+        assert played >= 3
+    app = make_app(agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("c")
+        await settle(pilot, app)
+        assert isinstance(app.screen, PlayScreen)
+        assert app.screen.session.state == state and len(app.screen.session.record.moves) == played
+
+
+def worst_game(seed=21):
+    """A finished game in which the person always plays the move the coach likes least."""
+    session = GameSession.new(seed=seed, dealer=1)
+    while not session.over:
+        if session.human_turn:
+            session.play_human(session.hints()[-1].action)
+        else:
+            session.play_agent()
+    return session
+
+
+async def test_review_steps_and_jumps_to_mistakes_and_survives_a_damaged_file():
+    session = worst_game()
+    (records.games_dir() / "damaged.json").write_text('{"schema_version": 1, "moves": [')
+    (records.games_dir() / "foreign.json").write_text('{"hello": "world"}')
+    app = make_app(start="review", agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        listing = app.screen
+        assert isinstance(listing, ReviewList)
+        assert len(listing.games) == 1
+        assert "Skipped" in str(listing.query_one("#problems").render())
+        await pilot.press("enter")
+        await settle(pilot, app)
+        review = app.screen
+        assert isinstance(review, ReviewGame) and review.ply == 0
+        await pilot.press("right", "right")
+        assert review.ply == 2
+        await pilot.press("left")
+        assert review.ply == 1
+        await pilot.press("n")
+        first = review.ply
+        note = review.notes[first]
+        assert note and note["klass"] in ("inaccuracy", "mistake", "blunder")
+        await pilot.press("n")
+        assert review.ply > first
+        await pilot.press("N")
+        assert review.ply == first
+        await pilot.press("f")
+        assert review.face_up and "Agent:" in str(review.query_one("#position").render())
+        assert len(review.states) == len(session.record.moves) + 1
+
+
+async def test_an_unexpected_error_becomes_a_message_not_a_traceback(monkeypatch):
+    app = make_app(start="play", seed=2, dealer=1, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        play = app.screen
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("the coach tripped")
+
+        monkeypatch.setattr(play.session, "play_human", broken)
+        await pilot.press("1")
+        await settle(pilot, app)
+        if isinstance(app.screen, CaptureChoice):
+            await pilot.press("1")
+            await settle(pilot, app)
+        assert app.is_running
+        assert any("the coach tripped" in str(n.message) for n in app._notifications)
+
+
+def test_a_bad_model_file_is_reported_on_the_home_screen(tmp_path):
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model")
+
+    async def run():
+        app = make_app(start="play", model_path=str(bad), agent_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, HomeScreen)
+            assert any("damaged or truncated" in str(n.message) for n in app._notifications)
+
+    import asyncio
+
+    asyncio.run(run())
+
+
+def test_review_text_prints_the_annotated_game(capsys):
+    session = worst_game(seed=5)
+    from cuarenta_tutor.cli import main
+
+    path = records.games_dir() / f"{session.record.game_id}.json"
+    assert main(["review", str(path), "--text"]) == 0
+    out = capsys.readouterr().out
+    assert "accuracy" in out.lower() and len(out.splitlines()) > len(session.record.moves) // 2
+    assert apply  # the engine is what replays it
