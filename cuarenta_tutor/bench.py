@@ -118,6 +118,60 @@ def bench_agent(model, count: int, seed: int) -> dict:
     return out
 
 
+def bench_tui(moves: int, seed: int) -> dict:
+    """Time to first paint of the real command in a real terminal (tmux), and the agent's move plus
+    the hints for the person's next move, through the game session the app uses."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    from .session import GameSession
+
+    out = {}
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["CUARENTA_TUTOR_HOME"] = home
+        if shutil.which("tmux"):
+            script = shutil.which("cuarenta-tutor")
+            cmd = script or f"{sys.executable} -m cuarenta_tutor.cli"
+            paints = []
+            for i in range(3):
+                socket = f"cuarenta-bench-{os.getpid()}-{i}"
+                start = time.perf_counter()
+                started = subprocess.run(["tmux", "-L", socket, "new-session", "-d", "-s", "b", "-x", "80", "-y",
+                                          "24", f"env CUARENTA_TUTOR_HOME={home} {cmd}"], capture_output=True)
+                if started.returncode:
+                    continue
+                while time.perf_counter() - start < 20:
+                    shown = subprocess.run(["tmux", "-L", socket, "capture-pane", "-t", "b", "-p"],
+                                           capture_output=True, text=True).stdout
+                    if "New game" in shown:
+                        paints.append(time.perf_counter() - start)
+                        break
+                    time.sleep(0.01)
+                subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+            out["first_paint_s"] = round(sorted(paints)[len(paints) // 2], 3) if paints else None
+        else:
+            out["first_paint_s"] = None  # tmux is needed to watch a real terminal
+        session = GameSession.new(seed=seed, dealer=1)
+        times = []
+        while not session.over and len(times) < moves:
+            if session.human_turn:
+                session.play_human(session.hints()[0].action)
+                continue
+            start = time.perf_counter()
+            session.play_agent()
+            if session.human_turn:
+                session.hints()
+            times.append(time.perf_counter() - start)
+        times.sort()
+        out.update(agent_move_and_hints_median_ms=round(1000 * times[len(times) // 2], 3),
+                   agent_move_and_hints_p95_ms=round(1000 * times[int(0.95 * (len(times) - 1))], 3),
+                   measured_moves=len(times))
+    return out
+
+
 def report(result: dict, as_json: bool) -> None:
     width = max(len(k) for k in result)
     for key, value in result.items():
@@ -140,6 +194,15 @@ def run(args) -> int:
             print('bench train needs the train extra: pip install -e ".[train]"')
             return 2
         report(bench_train(args.steps, args.envs), args.json)
+        return 0
+    if args.target == "tui":
+        from .agents.onnx_contract import ModelError
+
+        try:
+            report(bench_tui(args.moves, args.seed), args.json)
+        except ModelError as err:
+            print(f"cuarenta-tutor bench tui: {err}")
+            return 2
         return 0
     if args.target == "agent":
         from .agents.onnx_contract import ModelError

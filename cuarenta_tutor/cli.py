@@ -5,15 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-NOT_BUILT = {
-    "lessons": "the lessons",
-}
-
-
-def _not_built(name: str) -> int:
-    print(f"cuarenta-tutor {name}: {NOT_BUILT[name]} is not built yet in this version.", file=sys.stderr)
-    return 2
-
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cuarenta-tutor", description="Learn and play Cuarenta in the terminal.")
@@ -63,6 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     agent.add_argument("--positions", type=int, default=300)
     agent.add_argument("--seed", type=int, default=0)
     agent.add_argument("--json", action="store_true")
+    tui = bench_sub.add_parser("tui", help="first paint of the app (in tmux) and the agent's move plus hints")
+    tui.add_argument("--moves", type=int, default=60)
+    tui.add_argument("--seed", type=int, default=0)
+    tui.add_argument("--json", action="store_true")
     bots = bench_sub.add_parser("bots", help="decision latency of each bot")
     bots.add_argument("--positions", type=int, default=300, help="positions timed per policy (default 300)")
     bots.add_argument("--policies", default="random,greedy,expert,search",
@@ -83,9 +78,10 @@ def main(argv=None) -> int:
         return run_arena(args)
     if command in ("train", "export"):
         return run_training_command(args)
-    if command in ("home", "play", "review"):
+    if command in ("home", "play", "review", "lessons"):
         return run_tutor(command, args)
-    return _not_built(command)
+    build_parser().print_usage(sys.stderr)
+    return 2
 
 
 def run_tutor(command: str, args) -> int:

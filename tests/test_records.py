@@ -213,8 +213,9 @@ def test_a_move_that_does_not_fit_names_the_move(finished):
     state = states[4]
     missing = next(r for r in range(10) if not any(c >> 2 == r for c in state.hands[state.turn]))
     bad = _mutated(record, 4, action=trail(missing))
-    with pytest.raises(RecordError, match=rf'game {record.game_id}: move 5 \(seat {state.turn}, "{RANKS[missing]} '
-                                          rf'trails"\) does not fit the game: the chosen card is not a'):
+    name = RANKS[missing]
+    with pytest.raises(RecordError, match=rf'game {record.game_id}: move 5 \(seat {state.turn}, "{name} '
+                                          rf'trails"\) does not fit the game: seat {state.turn} has no {name} in hand'):
         replay(bad)
     card = next(c for c in state.hands[state.turn] if not any(t >> 2 == c >> 2 for t in state.table))
     with pytest.raises(RecordError, match=rf"move 5 .* cannot match: there is no {RANKS[card >> 2]} on the table"):

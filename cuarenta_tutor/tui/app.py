@@ -47,6 +47,8 @@ class CuarentaApp(App):
         self.push_screen(HomeScreen())
         if self.start == "play":
             self.start_game(self.rules, self.seed, self.dealer)
+        elif self.start == "lessons":
+            self.action_lessons()
         elif self.start == "review":
             self.open_review(self.game) if self.game else self.action_review()
 
@@ -54,6 +56,7 @@ class CuarentaApp(App):
         yield from super().get_system_commands(screen)
         yield SystemCommand("New game", "Play a new game against the agent", self.action_new_game)
         yield SystemCommand("Review games", "Step through saved games with the coach's notes", self.action_review)
+        yield SystemCommand("Lessons", "Learn the rules and the strategy", self.action_lessons)
         yield SystemCommand("Help", "Keys and the rules in brief", self.action_help)
 
     # ---- navigation ----------------------------------------------------------------------
@@ -67,7 +70,9 @@ class CuarentaApp(App):
         self.push_screen(ReviewList())
 
     def action_lessons(self) -> None:
-        self.notify("Lessons arrive in a later version of the tutor.", severity="information")
+        from .lessons import LessonList
+
+        self.push_screen(LessonList())
 
     def start_game(self, rules: str, seed: int | None, dealer: int | None) -> None:
         try:
