@@ -1,7 +1,16 @@
 """The game session's announcements: caída, limpia, ronda, the 30 and 38 rules, the end of a hand."""
 
-from cuarenta_tutor.engine import (Caida, GameWon, HandEnded, Limpia, Ronda, apply, make_position, match_action,
-                                   parse_rank)
+from cuarenta_tutor.engine import (
+    Caida,
+    GameWon,
+    HandEnded,
+    Limpia,
+    Ronda,
+    apply,
+    make_position,
+    match_action,
+    parse_rank,
+)
 from cuarenta_tutor.session import callouts, threshold_notes
 
 

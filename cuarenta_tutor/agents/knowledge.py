@@ -58,5 +58,6 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
             hands[s] = tuple(sorted(pool[i:i + k]))
             i += k
     rondas = tuple(r if s == seat else -1 for s, r in enumerate(state.rondas))
-    return state._replace(hands=tuple(hands), stock=tuple(pool[i:]), rondas=rondas,
+    stock = tuple(pool[i:i + len(state.stock)])  # cards outside the position (if any) stay out
+    return state._replace(hands=tuple(hands), stock=stock, rondas=rondas,
                           table_packed=pack(c >> 2 for c in state.table))

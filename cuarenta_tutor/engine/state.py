@@ -10,7 +10,7 @@ import random
 from typing import NamedTuple
 
 from .actions import pack
-from .cards import DECK_SIZE, make_card, parse_card, parse_rank, rank_of
+from .cards import DECK_SIZE, card_str, make_card, parse_card, parse_rank, rank_of
 from .rules import Rules
 
 
@@ -157,15 +157,21 @@ def check_deck(deck) -> tuple:
     return deck
 
 
-def cards_for(ranks, used: set[int]) -> list[int]:
-    """Physical cards for a list of ranks (or card strings), taking suits not yet in `used`."""
+def _has_suit(text: str) -> bool:
+    text = text.strip()
+    return len(text) >= 2 and text[-1] not in "0123456789AJQKajqk"
+
+
+def cards_for(ranks, used: set[int], reserved: frozenset | set = frozenset()) -> list[int]:
+    """Physical cards for a list of ranks (or card strings), taking suits not yet in `used` and not
+    `reserved` for a card named elsewhere."""
     out = []
     for item in ranks:
-        if isinstance(item, str) and len(item.strip()) >= 2 and item.strip()[-1] not in "0123456789AJQKajqk":
+        if isinstance(item, str) and _has_suit(item):
             card = parse_card(item)
         else:
             rank = parse_rank(item) if isinstance(item, str) else int(item)
-            free = [make_card(rank, s) for s in range(4) if make_card(rank, s) not in used]
+            free = [make_card(rank, s) for s in range(4) if make_card(rank, s) not in used | reserved]
             if not free:
                 raise ValueError(f"more than four cards of rank {item!r}")
             card = free[0]
@@ -191,10 +197,17 @@ def make_position(rules: Rules | None = None, *, hands, table=(), turn: int = 0,
     if not 0 <= turn < n:
         raise ValueError(f"turn must be a seat 0..{n - 1}")
     used: set[int] = set()
-    hand_cards = tuple(tuple(sorted(cards_for(h, used))) for h in hands)
-    table_cards = tuple(cards_for(table, used))
-    pile_cards = tuple(tuple(cards_for(p, used)) for p in piles)
-    stock_cards = tuple(cards_for(stock, used))
+    # Cards named with a suit are placed first, so a plain rank never takes a suit named later.
+    groups = [*hands, table, *piles, stock]
+    named = [parse_card(x) for g in groups for x in g if isinstance(x, str) and _has_suit(x)]
+    duplicates = {card_str(c) for c in named if named.count(c) > 1}
+    if duplicates:
+        raise ValueError(f"card {sorted(duplicates)[0]!r} appears twice")
+    reserved = set(named)
+    hand_cards = tuple(tuple(sorted(cards_for(h, used, reserved))) for h in hands)
+    table_cards = tuple(cards_for(table, used, reserved))
+    pile_cards = tuple(tuple(cards_for(p, used, reserved)) for p in piles)
+    stock_cards = tuple(cards_for(stock, used, reserved))
     to_rank = lambda r: -1 if r is None else (parse_rank(r) if isinstance(r, str) else int(r))  # noqa: E731
     ronda_ranks = tuple(to_rank(r) for r in (rondas or [None] * n))
     return State(rules, seed, (), hand_no, (turn - 1) % n if dealer is None else dealer, deal_no, turn,

@@ -1,0 +1,247 @@
+"""The lessons: every shipped lesson is valid and search agrees with its strategy answers; bad files
+are reported with file, line and problem; feedback; progress."""
+
+import json
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from cuarenta_tutor import lessons as L
+from cuarenta_tutor.coach import move_name
+from cuarenta_tutor.engine import legal_actions
+
+LESSONS = L.load_lessons()
+POSITIONS = [(lesson, p) for lesson in LESSONS for p in lesson.positions]
+RULES_TOPICS = ["deck", "matching", "sums", "escalera", "caída", "limpia", "ronda", "cartón", "30 and 38", "first"]
+STRATEGY_TOPICS = ["empty table", "counting", "safe trails", "sums and escaleras", "cartón", "endgame"]
+
+
+def by_id(lesson_id):
+    return next(lesson for lesson in LESSONS if lesson.id == lesson_id)
+
+
+def test_shipped_lessons_cover_both_tracks_in_order():
+    assert len(LESSONS) >= 12
+    rules = [s for s in LESSONS if s.track == "rules"]
+    strategy = [s for s in LESSONS if s.track == "strategy"]
+    assert LESSONS == rules + strategy  # rules track first
+    assert [s.order for s in rules] == sorted(s.order for s in rules)
+    assert len(rules) == len(RULES_TOPICS)
+    for lesson, topic in zip(rules, RULES_TOPICS, strict=True):  # the rules track in teaching order
+        assert topic in lesson.title.lower(), (lesson.title, topic)
+    for topic in STRATEGY_TOPICS:
+        assert any(topic in s.title.lower() for s in strategy), topic
+    assert L.last_rules_lesson(LESSONS) is rules[-1]
+    assert len({s.id for s in LESSONS}) == len(LESSONS)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda s: s.id)
+def test_lesson_is_short_with_two_to_four_positions(lesson):
+    assert 2 <= len(lesson.positions) <= 4
+    wrapped = [line for para in lesson.text.strip().splitlines() for line in textwrap.wrap(para, 78) or [""]]
+    assert len(wrapped) <= 44, "a lesson's text fits on an 80x24 screen in a scroll or two"
+    assert lesson.path.name.startswith(f"{lesson.order:02d}-") and lesson.path.parent.name == lesson.track
+
+
+@pytest.mark.parametrize(("lesson", "position"), POSITIONS, ids=lambda x: getattr(x, "id", ""))
+def test_position_is_legal_and_answer_and_feedback_are_legal_moves(lesson, position):
+    state = position.state
+    legal = legal_actions(state)
+    assert state.turn == 0 and not state.is_over and legal
+    assert sum(map(len, state.hands)) + len(state.table) + sum(map(len, state.piles)) + len(state.stock) == 40
+    assert position.answer in legal
+    assert set(position.feedback) <= set(legal)
+    assert position.decided_by in ("rules", "search")
+    if position.decided_by == "rules":
+        assert position.reason.strip()
+    if lesson.track == "rules":
+        assert position.decided_by == "rules"
+    assert position.line > 0 and f'"{position.id}"' in lesson.path.read_text().splitlines()[position.line - 1]
+
+
+SEARCHED = [(lesson, p) for lesson, p in POSITIONS if p.decided_by == "search"]
+
+
+@pytest.mark.parametrize(("lesson", "position"), SEARCHED, ids=lambda x: getattr(x, "id", ""))
+def test_strategy_answer_is_what_search_plays(lesson, position):
+    del lesson
+    chosen = L.search_choices(position, seeds=L.SEARCH_SEEDS, samples=400)
+    assert chosen == [position.answer] * len(L.SEARCH_SEEDS), [move_name(position.state, a) for a in chosen]
+
+
+def test_strategy_track_is_mostly_decided_by_search():
+    strategy = [p for lesson, p in POSITIONS if lesson.track == "strategy"]
+    assert len(SEARCHED) >= len(strategy) - 2
+
+
+# Bad files: every error names the file, the line and the problem.
+
+GOOD = """\
+id = "rules-05-caida"
+track = "rules"
+order = 5
+title = "Caída"
+text = "Matching the card just trailed scores 2."
+
+[[positions]]
+id = "caida-1"
+prompt = "Your opponent just trailed a 5. What do you play?"
+hand = ["5h", "2", "K"]
+opponent = ["A", "4", "Q"]
+table = ["3", "5d"]
+trailed = "5"
+stock = 20
+answer = "5 takes 5"
+why = "Matching the card just trailed is a caída: 2 points."
+
+[positions.feedback]
+"5 trails" = "Trailing it gives the caída away."
+"""
+
+
+def write(folder: Path, text: str, name="05-caida.toml") -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def test_a_good_file_loads(tmp_path):
+    lesson = L.load_lesson(write(tmp_path, GOOD))
+    (position,) = lesson.positions
+    assert (lesson.id, lesson.track, lesson.order, lesson.title) == ("rules-05-caida", "rules", 5, "Caída")
+    assert position.answer_name == "5 takes 5" and position.line == 8
+    assert list(position.moves()) == ["2 trails", "5 trails", "K trails", "5 takes 5"]
+    assert L.feedback(position, position.moves()["5 trails"]) == (False, "Trailing it gives the caída away.")
+    as_table = GOOD.replace('answer = "5 takes 5"', 'answer = { played = "5", kind = "match", base = ["5"] }')
+    assert L.load_lesson(write(tmp_path, as_table)).positions[0].answer == position.answer
+    state = position.state  # the cards the file does not place: 20 in the stock, the rest captured earlier
+    assert (len(state.stock), state.deal_no, state.dealer, state.trailed) == (20, 1, 1, 4)
+    assert (len(state.piles[0]), len(state.piles[1])) == (6, 6)
+
+
+def test_pile_sizes_set_the_piles():
+    state = by_id("rules-08-carton").positions[0].state
+    assert (len(state.piles[0]), len(state.piles[1]), len(state.stock)) == (17, 16, 0)
+
+
+BAD = [
+    ("syntax", GOOD.replace('title = "Caída"', "title = Caída"), 'title = Caída', "TOML syntax error"),
+    ("track", GOOD.replace('"rules"', '"tactics"'), 'track = ', "unknown track 'tactics'"),
+    ("card twice", GOOD.replace('table = ["3", "5d"]', 'table = ["3", "5h"]'), "table = ", "appears twice"),
+    ("too many", GOOD.replace('"A", "4", "Q"', '"5", "5", "5"'), "opponent = ", "more than four cards of rank 5"),
+    ("illegal answer", GOOD.replace('answer = "5 takes 5"', 'answer = "5 takes 4"'), "answer = ",
+     "position 'caida-1': the answer '5 takes 4' is not a legal move here (legal: 2 trails, 5 trails, K trails, "
+     "5 takes 5)"),
+    ("feedback key", GOOD.replace('"5 trails" =', '"K takes K" ='), '"K takes K"',
+     "the feedback key 'K takes K' is not a legal move here"),
+    ("missing why", GOOD.replace('why = "Matching', 'whyy = "Matching'), "whyy", "unknown field 'whyy'"),
+    ("no rank on table", GOOD.replace('trailed = "5"', 'trailed = "Q"'), "trailed = ", "no Q is on the table"),
+    ("hand sizes", GOOD.replace('"A", "4", "Q"', '"A"'), "opponent = ", "one fewer"),
+    ("strategy without decider", GOOD.replace('track = "rules"', 'track = "strategy"'), 'id = "caida-1"',
+     "'decided_by' must be"),
+]
+
+
+@pytest.mark.parametrize(("text", "needle", "problem"), [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_bad_file_names_file_line_and_problem(tmp_path, text, needle, problem):
+    path = write(tmp_path, text)
+    with pytest.raises(L.LessonError) as caught:
+        L.load_lesson(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}, line {line_of(text, needle)}: "), message
+    assert problem in message
+    assert caught.value.line == line_of(text, needle)
+
+
+def test_wrong_folder_and_duplicate_ids_are_reported(tmp_path):
+    (tmp_path / "strategy").mkdir()
+    path = write(tmp_path / "strategy", GOOD)
+    with pytest.raises(L.LessonError, match=r"line 2: track 'rules', but the file is in the 'strategy' folder"):
+        L.load_lesson(path)
+    path.unlink()
+    (tmp_path / "rules").mkdir()
+    write(tmp_path / "rules", GOOD)
+    write(tmp_path / "rules", GOOD, "06-again.toml")
+    with pytest.raises(L.LessonError, match=r"06-again.toml, line 1: lesson id 'rules-05-caida' is used by .*05-caida"):
+        L.load_lessons(tmp_path)
+
+
+def test_readme_example_is_a_valid_lesson(tmp_path):
+    readme = (Path(L.__file__).parent.parent / "lessons" / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"```toml\n(.*?)```", readme, re.S).group(1)
+    lesson = L.load_lesson(write(tmp_path, example))
+    assert lesson.positions[0].answer_name == "5 takes 5"
+
+
+# Feedback
+
+def test_feedback_on_the_answer_is_why():
+    position = by_id("rules-05-caida").positions[0]
+    assert L.feedback(position, position.answer) == (True, position.why)
+
+
+def test_generated_feedback_says_what_a_wrong_move_does_and_gives_away():
+    position = by_id("rules-05-caida").positions[0]  # your opponent trailed a 5; you hold 5 2 K
+    right, text = L.feedback(position, position.moves()["K trails"])
+    assert not right
+    assert text.startswith("K trails: it captures nothing.")
+    assert 'Your opponent could answer "K takes K" with any K' in text and "a caída (+2)" in text
+    assert "Another move scores 2 points now." in text
+    position = by_id("rules-06-limpia").positions[2]  # the 5 taking 2+3 instead of a caída y limpia
+    right, text = L.feedback(position, position.moves()["5 takes 2+3"])
+    assert not right and "it takes" in text and "scores nothing" in text and "Another move scores 4 points" in text
+    assert "a limpia (+2)" in text  # the lone 4 left behind
+
+
+def test_file_feedback_wins_over_generated():
+    position = by_id("strategy-04-no-openings").positions[0]
+    right, text = L.feedback(position, position.moves()["5 trails"])
+    assert not right and text == position.feedback[position.moves()["5 trails"]]
+
+
+# Progress
+
+def test_progress_round_trip(user_data):
+    lesson = by_id("rules-05-caida")
+    progress = L.load_progress()
+    assert progress.solved == {} and progress.problem is None
+    assert progress.fraction(lesson) == 0 and not progress.done(lesson)
+    for position in lesson.positions[:2]:
+        progress.mark(lesson.id, position.id)
+    progress.mark(lesson.id, lesson.positions[0].id)  # twice counts once
+    path = L.save_progress(progress)
+    assert path == user_data / "lessons.json"
+    assert json.loads(path.read_text())["solved"] == {lesson.id: sorted(p.id for p in lesson.positions[:2])}
+    again = L.load_progress()
+    assert again.fraction(lesson) == pytest.approx(2 / len(lesson.positions))
+    for position in lesson.positions:
+        again.mark(lesson.id, position.id)
+    L.save_progress(again)
+    assert L.load_progress().done(lesson)
+    assert not list(user_data.glob(".lessons.*"))  # no temp file left behind
+
+
+@pytest.mark.parametrize("content", ["{not json", '{"schema_version": 1, "solved": []}', "[]", '"x"',
+                                     '{"schema_version": 2, "solved": {}}'])
+def test_damaged_progress_is_reported_and_treated_as_empty(user_data, content):
+    user_data.mkdir(parents=True, exist_ok=True)
+    (user_data / "lessons.json").write_text(content)
+    progress = L.load_progress()
+    assert progress.solved == {} and "damaged" in progress.problem and "lessons.json" in progress.problem
+    progress.mark("rules-01-deck-and-deal", "figures")
+    L.save_progress(progress)
+    assert L.load_progress().is_solved("rules-01-deck-and-deal", "figures")
+
+
+def test_check_command(tmp_path, capsys):
+    assert L.main([]) == 0
+    assert capsys.readouterr().out.startswith(f"{len(LESSONS)} lessons, {len(POSITIONS)} positions: ok")
+    bad = write(tmp_path, GOOD.replace('answer = "5 takes 5"', 'answer = "Q takes Q"'))
+    assert L.main([str(bad)]) == 1
+    assert "the answer 'Q takes Q' is not a legal move" in capsys.readouterr().err

@@ -1,0 +1,77 @@
+"""The lessons screens driven by keys: feedback, progress that survives a restart, and the way to a first game."""
+
+import pytest
+
+from cuarenta_tutor import lessons as lesson_data
+from cuarenta_tutor.agents.onnx_policy import default_model_path
+from cuarenta_tutor.tui import make_app
+from cuarenta_tutor.tui.lessons import LessonList, LessonView
+from cuarenta_tutor.tui.play import PlayScreen
+
+SIZE = (80, 24)
+
+
+async def settle(pilot):
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def key_of(view, action):
+    return str(view.moves.index(action) + 1)
+
+
+async def test_wrong_then_right_answer_and_progress_survives_a_restart():
+    first = lesson_data.load_lessons()[0]
+    position = first.positions[0]
+    app = make_app(start="lessons", agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LessonList)
+        await pilot.press("enter")
+        await settle(pilot)
+        view = app.screen
+        assert isinstance(view, LessonView) and view.lesson.id == first.id
+        wrong = next((a for a in view.moves if a != position.answer), None)
+        if wrong is not None:
+            await pilot.press(key_of(view, wrong))
+            right, text = view.answered
+            assert not right and text and "Not this one" in str(view.query_one("#feedback").render())
+            assert position.id not in lesson_data.load_progress().solved.get(first.id, ())
+        await pilot.press(key_of(view, position.answer))
+        assert view.answered[0] is True
+        assert "Right" in str(view.query_one("#feedback").render())
+    assert position.id in lesson_data.load_progress().solved[first.id]  # saved in the user data folder
+    app = make_app(start="lessons", agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:  # a fresh app sees the same progress
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "solved" in str(app.screen.query_one("#position").render())
+
+
+@pytest.mark.skipif(not default_model_path().exists(), reason="no shipped model")
+async def test_from_the_first_to_the_last_rules_lesson_then_a_first_game():
+    all_lessons = lesson_data.load_lessons()
+    last_rules = lesson_data.last_rules_lesson(all_lessons)
+    app = make_app(start="lessons", agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        view = app.screen
+        while True:
+            for i, position in enumerate(view.lesson.positions):
+                view.pos = i
+                view.show_position()
+                await pilot.press(key_of(view, position.answer))
+                assert view.answered[0]
+            if view.lesson.id == last_rules.id:
+                break
+            await pilot.press("n")
+        assert "first game" in str(view.query_one("#feedback").render())
+        progress = lesson_data.load_progress()
+        assert all(progress.done(lesson) for lesson in all_lessons if lesson.track == "rules")
+        await pilot.press("g")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
