@@ -39,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="export a checkpoint to ONNX (needs the train extra)")
     export.add_argument("checkpoint")
     export.add_argument("--out", default="models/cuarenta-a2c-lstm.onnx")
+    export.add_argument("--calibrate", type=int, metavar="GAMES", default=0,
+                        help="Platt-scale the value on GAMES games against the expert (seed --calibrate-seed)")
+    export.add_argument("--calibrate-seed", type=int, default=777)
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="target", required=True)
     engine = bench_sub.add_parser("engine", help="random-vs-random games through the rules engine")
@@ -150,13 +153,18 @@ def run_training_command(args) -> int:
 
     if args.command == "export":
         from .agents.onnx_contract import ModelError
-        from .training.export import ExportError, export
+        from .training.export import ExportError, calibrate, export
 
         if not Path(args.checkpoint).is_file():
             print(f"cuarenta-tutor export: no checkpoint at {args.checkpoint}", file=sys.stderr)
             return 2
         try:
-            out = export(args.checkpoint, args.out)
+            if args.calibrate:
+                fit = calibrate(args.checkpoint, args.out, args.calibrate, args.calibrate_seed)
+                print(f"value calibration: {json.dumps(fit)}")
+                out = Path(args.out)
+            else:
+                out = export(args.checkpoint, args.out)
         except (ExportError, ModelError, KeyError, RuntimeError) as err:
             print(f"cuarenta-tutor export: {err}", file=sys.stderr)
             return 1

@@ -45,3 +45,37 @@ def reliability(values, outcomes, bins: int = 10) -> tuple[list[dict], float]:
             row["observed"] /= row["count"]
             ece += row["count"] / len(values) * abs(row["predicted"] - row["observed"])
     return rows, ece
+
+
+def _logit(v: float) -> float:
+    v = min(max(v, 1e-6), 1 - 1e-6)
+    return math.log(v / (1 - v))
+
+
+def platt(v: float, a: float, b: float) -> float:
+    """A probability rescaled by Platt scaling: sigmoid(a * logit(v) + b)."""
+    return 1.0 / (1.0 + math.exp(-(a * _logit(v) + b)))
+
+
+def fit_platt(values, outcomes, iterations: int = 50) -> tuple[float, float]:
+    """Platt scaling: (a, b) such that sigmoid(a * logit(v) + b) best predicts the outcomes (maximum
+    likelihood, Newton's method on the two parameters)."""
+    pairs = [(_logit(v), float(y)) for v, y in zip(values, outcomes, strict=True)]
+    if len({y for _, y in pairs}) < 2:
+        raise ValueError("calibration needs both wins and losses")
+    a, b = 1.0, 0.0
+    for _ in range(iterations):
+        ga = gb = haa = hab = hbb = 0.0
+        for x, y in pairs:
+            p = 1.0 / (1.0 + math.exp(-(a * x + b)))
+            r, w = p - y, p * (1 - p)
+            ga, gb = ga + r * x, gb + r
+            haa, hab, hbb = haa + w * x * x, hab + w * x, hbb + w
+        det = haa * hbb - hab * hab
+        if det <= 1e-12:
+            break
+        da, db = (hbb * ga - hab * gb) / det, (haa * gb - hab * ga) / det
+        a, b = a - da, b - db
+        if abs(da) + abs(db) < 1e-9:
+            break
+    return a, b

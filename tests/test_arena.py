@@ -85,3 +85,24 @@ def test_arena_command_prints_a_table_and_json():
     bad = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "arena", "greedy", "zorro"],
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and "unknown policy" in bad.stderr
+
+
+def test_platt_scaling_recovers_a_known_distortion():
+    import math
+    import random
+
+    from cuarenta_tutor.stats import fit_platt, platt
+
+    rng = random.Random(3)
+    values, outcomes = [], []
+    for _ in range(4000):
+        v = rng.uniform(0.02, 0.98)  # what the model says
+        true = 1 / (1 + math.exp(-(0.6 * math.log(v / (1 - v)) - 0.4)))  # what really happens
+        values.append(v)
+        outcomes.append(rng.random() < true)
+    a, b = fit_platt(values, outcomes)
+    assert a == pytest.approx(0.6, abs=0.1) and b == pytest.approx(-0.4, abs=0.1)
+    assert platt(0.5, 1.0, 0.0) == pytest.approx(0.5)
+    assert reliability([platt(v, a, b) for v in values], outcomes)[1] < reliability(values, outcomes)[1]
+    with pytest.raises(ValueError):
+        fit_platt([0.2, 0.7], [True, True])

@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="needs the train extra")
@@ -143,3 +144,22 @@ def test_shipped_model_card_matches_the_model():
     card = json.loads(Path(str(model).replace(".onnx", ".json")).read_text())
     assert card["sha256"] == file_sha256(model)
     assert model.stat().st_size < 5 * 1024 * 1024
+
+
+def test_calibrated_export_rescales_the_value_and_keeps_parity(tiny_model, tmp_path):
+    import math
+
+    import onnxruntime as ort
+
+    from cuarenta_tutor.encoding import N_ACTIONS, OBS_SIZE
+
+    ckpt, model = tiny_model
+    scaled = export(ckpt, tmp_path / "scaled.onnx", calibration=(0.5, -0.25))  # parity checked inside
+    feeds = {"obs": np.full((2, OBS_SIZE), 0.3, np.float32), "mask": np.ones((2, N_ACTIONS), bool),
+             "h": np.zeros((1, 2, 32), np.float32), "c": np.zeros((1, 2, 32), np.float32)}
+    plain = ort.InferenceSession(str(model)).run(None, feeds)[1]
+    after = ort.InferenceSession(str(scaled)).run(None, feeds)[1]
+    for p, q in zip(plain, after, strict=True):
+        assert q == pytest.approx(1 / (1 + math.exp(-(0.5 * math.log(p / (1 - p)) - 0.25))), abs=1e-5)
+    meta = ort.InferenceSession(str(scaled)).get_modelmeta().custom_metadata_map
+    assert meta["value_calibration"] == "0.500000,-0.250000"

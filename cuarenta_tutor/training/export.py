@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import subprocess
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -46,12 +47,15 @@ def load_net(checkpoint) -> tuple[nn.Module, Config, dict]:
     return net, cfg, ckpt.get("progress", {})
 
 
-def export(checkpoint, out, check: bool = True, steps: int = 50) -> Path:
+def export(checkpoint, out, check: bool = True, steps: int = 50, calibration=None) -> Path:
     """Write the ONNX model for `checkpoint` to `out`; with `check`, verify parity (atol 1e-5) at batch
-    1 and 3 over `steps` carried steps and that the batch dimension is symbolic."""
+    1 and 3 over `steps` carried steps and that the batch dimension is symbolic. `calibration` (a, b)
+    Platt-scales the value: sigmoid(a * logit + b) (see `calibrate`)."""
     import onnx
 
     net, cfg, progress = load_net(checkpoint)
+    if calibration is not None:
+        net.value_scale, net.value_shift = float(calibration[0]), float(calibration[1])
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     B, H = 2, cfg.hidden  # an example batch of 2 or more keeps the batch dimension symbolic
@@ -60,13 +64,17 @@ def export(checkpoint, out, check: bool = True, steps: int = 50) -> Path:
     batch = {"obs": {0: "batch"}, "mask": {0: "batch"}, "h": {1: "batch"}, "c": {1: "batch"},
              "probs": {0: "batch"}, "value": {0: "batch"}, "h_out": {1: "batch"}, "c_out": {1: "batch"}}
     tmp = out.with_suffix(".tmp.onnx")
-    torch.onnx.export(_Step(net), example, str(tmp), input_names=list(INPUTS), output_names=list(OUTPUTS),
-                      dynamic_axes=batch, opset_version=OPSET, dynamo=False)
+    with warnings.catch_warnings():
+        # h and c are explicit inputs, which is what this exporter warning asks for.
+        warnings.filterwarnings("ignore", message="Exporting a model to ONNX with a batch_size other than 1")
+        torch.onnx.export(_Step(net), example, str(tmp), input_names=list(INPUTS), output_names=list(OUTPUTS),
+                          dynamic_axes=batch, opset_version=OPSET, dynamo=False)
     model = onnx.load(str(tmp))
     meta = {"encoding_version": ENCODING_VERSION, "obs_size": OBS_SIZE, "n_actions": N_ACTIONS,
             "hidden_size": H, "rules_preset": cfg.rules, "train_steps": progress.get("steps", 0),
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "git_commit": _git_commit()}
+            "git_commit": _git_commit(),
+            "value_calibration": f"{net.value_scale:.6f},{net.value_shift:.6f}"}
     del model.metadata_props[:]
     for key, value in meta.items():
         entry = model.metadata_props.add()
@@ -121,3 +129,24 @@ def check_parity(net, path, hidden: int, steps: int = 50, atol: float = 1e-5, se
     if worst > atol:
         raise ExportError(f"onnxruntime and PyTorch outputs differ by {worst:.2e} (> {atol:.0e}); the export is wrong")
     return worst
+
+
+def calibrate(checkpoint, out, games: int = 400, seed: int = 777, jobs: int = 2) -> dict:
+    """Export, play `games` against the expert (seeds apart from the evaluation's), fit Platt scaling on
+    the values of every decision, and export again with it. Returns a, b and the fit's ECE before/after."""
+    from ..arena import run_match
+    from ..stats import fit_platt, platt, reliability
+
+    raw = Path(out).with_suffix(".uncalibrated.onnx")
+    export(checkpoint, raw)
+    try:
+        results = run_match(f"onnx:{raw}", "expert", games, jobs=jobs, seed=seed)
+    finally:
+        raw.unlink(missing_ok=True)
+    pairs = [vw for r in results for vw in r.values["a"]]
+    values, outcomes = [v for v, _ in pairs], [w for _, w in pairs]
+    a, b = fit_platt(values, outcomes)
+    export(checkpoint, out, calibration=(a, b))
+    after = reliability([platt(v, a, b) for v in values], outcomes)[1]
+    return {"a": round(a, 6), "b": round(b, 6), "games": games, "seed": seed, "decisions": len(values),
+            "ece_before": round(reliability(values, outcomes)[1], 4), "ece_after": round(after, 4)}

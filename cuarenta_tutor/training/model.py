@@ -23,6 +23,11 @@ def layer_init(layer: nn.Linear, std: float = np.sqrt(2), bias: float = 0.0) -> 
 class ActorCritic(nn.Module):
     """The agent's network; sizes come from the training config and are stored with checkpoints."""
 
+    value_scale = 1.0
+    """Platt scaling of the critic, value = sigmoid(value_scale * logit + value_shift); set only at export
+    (see export.calibrate), never during training; not part of the state dict."""
+    value_shift = 0.0
+
     def __init__(self, obs_size: int, n_actions: int, feature: int = 256, strategy: int = 128, hidden: int = 128):
         super().__init__()
         self.obs_size, self.n_actions, self.hidden = obs_size, n_actions, hidden
@@ -51,7 +56,7 @@ class ActorCritic(nn.Module):
         core, (h_out, c_out) = self.lstm(self.encode(obs).unsqueeze(0), (h, c))
         logits, value_logit = self.heads(core.squeeze(0), mask)
         probs = torch.softmax(logits, dim=-1) * mask.to(logits.dtype)
-        return probs, torch.sigmoid(value_logit), h_out, c_out
+        return probs, torch.sigmoid(self.value_scale * value_logit + self.value_shift), h_out, c_out
 
     def sequence(self, obs, mask, starts, h, c):
         """Run T steps for B streams: obs [T, B, O], mask [T, B, A], starts [T, B] (1 where a new game
