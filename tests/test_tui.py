@@ -108,7 +108,7 @@ def worst_game(seed=21):
     session = GameSession.new(seed=seed, dealer=1)
     while not session.over:
         if session.human_turn:
-            session.play_human(session.hints()[-1].action)
+            session.play_human(max(session.hints(), key=lambda h: (h.loss, -h.action)).action)
         else:
             session.play_agent()
     return session

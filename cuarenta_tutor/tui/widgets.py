@@ -92,7 +92,7 @@ class AgentPanel(Static):
 
 
 class HintsPanel(Static):
-    """The coach's view of each legal move: agent preference and your win % after it, best first."""
+    """The coach's view of each legal move: the agent's choice first, its preference and your win % after each."""
 
     def show(self, hints) -> None:
         t = Text("Hints (h to hide): move · agent preference · your win % after\n", style="bold")
