@@ -10,22 +10,19 @@ checks lesson files, with --search also that search agrees with every strategy a
 
 from __future__ import annotations
 
-import json
-import os
 import random
 import re
 import sys
-import tempfile
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import records
 from .agents.knowledge import unseen_cards, unseen_counts
 from .coach import move_name
 from .engine import action_to_string, apply, choice_to_action, legal_actions, preset
 from .engine.cards import RANKS, card_str, parse_card, parse_rank
 from .engine.state import Caida, GameWon, IllegalMove, Limpia, Played, State, make_position
+from .progress import Progress, load_progress, progress_path, save_progress  # noqa: F401 - re-exported
 from .resources import data_dir
 
 TRACKS = ("rules", "strategy")
@@ -384,62 +381,6 @@ def feedback(position: Position, action: int) -> tuple[bool, str]:
     return False, " ".join(p for p in parts if p)
 
 
-@dataclass
-class Progress:
-    """Solved position ids per lesson id; `problem` says why a stored file could not be read."""
-
-    solved: dict = field(default_factory=dict)
-    problem: str | None = None
-
-    def mark(self, lesson_id: str, position_id: str) -> None:
-        self.solved.setdefault(lesson_id, set()).add(position_id)
-
-    def is_solved(self, lesson_id: str, position_id: str) -> bool:
-        return position_id in self.solved.get(lesson_id, ())
-
-    def fraction(self, lesson: Lesson) -> float:
-        done = sum(self.is_solved(lesson.id, p.id) for p in lesson.positions)
-        return done / len(lesson.positions) if lesson.positions else 1.0
-
-    def done(self, lesson: Lesson) -> bool:
-        return self.fraction(lesson) >= 1.0
-
-
-def progress_path() -> Path:
-    return records.data_dir() / "lessons.json"
-
-
-def load_progress(path=None) -> Progress:
-    """The stored progress; a missing file is empty, a damaged one is empty with `problem` set."""
-    path = Path(path or progress_path())
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("schema_version") != 1 or not all(isinstance(v, list) for v in data["solved"].values()):
-            raise ValueError("not a lesson progress file of schema version 1")
-        return Progress({str(k): {str(p) for p in v} for k, v in data["solved"].items()})
-    except FileNotFoundError:
-        return Progress()
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
-        return Progress(problem=f"the lesson progress file {path} is damaged ({err}); starting with no lesson "
-                                f"solved (the file is replaced on the next save)")
-
-
-def save_progress(progress: Progress, path=None) -> Path:
-    """Write the progress atomically (temp file, fsync, rename); returns the path."""
-    path = Path(path or progress_path())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    solved = {k: sorted(v) for k, v in sorted(progress.solved.items())}
-    fd, tmp = tempfile.mkstemp(prefix=".lessons.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({"schema_version": 1, "solved": solved}, fh, indent=1)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
 
 
 def main(args: list[str]) -> int:

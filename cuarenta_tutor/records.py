@@ -202,13 +202,12 @@ def from_json(data, source: str = "the record") -> GameRecord:
                       moves, result)
 
 
-def save(record: GameRecord, folder=None) -> Path:
-    """Write `<folder or games_dir()>/<game_id>.json` atomically (temp file, fsync, os.replace); returns its path."""
-    folder = Path(folder) if folder is not None else games_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{record.game_id}.json"
-    text = json.dumps(to_json(record), ensure_ascii=False, indent=1)
-    fd, tmp = tempfile.mkstemp(prefix=f".{record.game_id}.", suffix=".tmp", dir=folder)
+def write_atomic(path: Path, text: str) -> Path:
+    """Write `text` to `path` atomically: a temp file in the same folder, fsync, os.replace (and fsync of
+    the folder where the system allows), so a crash leaves the old file or the new one, never half."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -219,7 +218,7 @@ def save(record: GameRecord, folder=None) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     try:  # make the rename itself durable (POSIX; Windows cannot open a folder)
-        dir_fd = os.open(folder, os.O_RDONLY)
+        dir_fd = os.open(path.parent, os.O_RDONLY)
         try:
             os.fsync(dir_fd)
         finally:
@@ -227,6 +226,12 @@ def save(record: GameRecord, folder=None) -> Path:
     except OSError:
         pass
     return path
+
+
+def save(record: GameRecord, folder=None) -> Path:
+    """Write `<folder or games_dir()>/<game_id>.json` atomically; returns its path."""
+    folder = Path(folder) if folder is not None else games_dir()
+    return write_atomic(folder / f"{record.game_id}.json", json.dumps(to_json(record), ensure_ascii=False, indent=1))
 
 
 def load(path) -> GameRecord:

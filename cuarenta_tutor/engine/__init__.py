@@ -17,19 +17,18 @@ from .actions import (
                       action_for,
                       action_to_string,
                       describe_table,
+                      escalera,
                       match_action,
                       sum_action,
                       trail_action,
 )
+from .captures import capture_options, capture_outcomes
 from .cards import RANKS, SUITS, VALUE, card_str, parse_card, parse_rank, rank_of, suit_of
 from .play import (
                       apply,
-                      capture_options,
-                      capture_outcomes,
                       check_action,
                       choice_to_action,
                       deal_pending,
-                      escalera,
                       is_legal,
                       legal_actions,
                       legal_mask,

@@ -13,7 +13,7 @@ Variants only mask entries (``sum_max_cards=2`` leaves the 2-card sums).
 
 from __future__ import annotations
 
-from .cards import N_RANKS, RANKS, VALUE
+from .cards import N_RANKS, NEXT, RANKS, VALUE
 
 TRAIL, MATCH, SUM = 0, 1, 2
 KIND_NAMES = ("trail", "match", "sum")
@@ -132,3 +132,13 @@ def describe_table() -> list[tuple[int, str, str, str]]:
     """Rows (id, kind, played rank, base) of the whole action table, for docs and model cards."""
     return [(a, KIND_NAMES[ACTION_KIND[a]], RANKS[ACTION_RANK[a]], "+".join(RANKS[r] for r in ACTION_BASE[a]))
             for a in range(N_ACTIONS)]
+
+
+def escalera(table_packed: int, played_rank: int) -> list[int]:
+    """The run taken after a capture: ranks above the played one, one card each (R-CAP-SEQ)."""
+    run = []
+    r = NEXT[played_rank]
+    while r is not None and count_in(table_packed, r):
+        run.append(r)
+        r = NEXT[r]
+    return run

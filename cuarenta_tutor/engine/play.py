@@ -20,10 +20,11 @@ from .actions import (
     action_to_string,
     contains,
     count_in,
+    escalera,
     pack,
     sum_action,
 )
-from .cards import NEXT, RANKS, VALUE, rank_of
+from .cards import RANKS, VALUE, rank_of
 from .rules import CAIDA_POINTS, LIMPIA_POINTS, TARGET_SCORE, Rules
 from .scoring import announcements, below, settle_hand
 from .state import (
@@ -88,65 +89,12 @@ def legal_actions(state: State) -> tuple[int, ...]:
     return tuple(out)
 
 
-_OUTCOME_CACHE: dict[int, tuple] = {}
-
-
-def capture_outcomes(rank: int, table_packed: int, rules: Rules) -> tuple[tuple[int, int, int], ...]:
-    """For each capture a card of `rank` can make on a packed table: (action, cards taken, table left).
-
-    Cached like legal moves; the bots use it to weigh what the next player could take.
-    """
-    key = (table_packed << 8) | (rank << 4) | rules._legal_key | (rules.match_takes_all_same_rank << 3)
-    found = _OUTCOME_CACHE.get(key)
-    if found is None:
-        if len(_OUTCOME_CACHE) >= 500_000:
-            _OUTCOME_CACHE.clear()
-        out = []
-        for a in _rank_actions(rank, table_packed, rules):
-            if ACTION_KIND[a] == TRAIL:
-                continue
-            base = ACTION_BASE[a]
-            if ACTION_KIND[a] == MATCH and rules.match_takes_all_same_rank:
-                base = base * count_in(table_packed, rank)
-            left = table_packed - pack(base)
-            run = escalera(left, rank)
-            out.append((a, len(base) + len(run), left - pack(run)))
-        found = _OUTCOME_CACHE[key] = tuple(out)
-    return found
-
-
 def legal_mask(state: State) -> list[bool]:
     """A list of N_ACTIONS booleans, True for the legal actions."""
     mask = [False] * N_ACTIONS
     for a in legal_actions(state):
         mask[a] = True
     return mask
-
-
-def escalera(table_packed: int, played_rank: int) -> list[int]:
-    """The run taken after a capture: ranks above the played one, one card each (R-CAP-SEQ)."""
-    run = []
-    r = NEXT[played_rank]
-    while r is not None and count_in(table_packed, r):
-        run.append(r)
-        r = NEXT[r]
-    return run
-
-
-def capture_options(table_ranks, played_rank: int, rules: Rules | None = None) -> list[dict]:
-    """Every capture option of a rank on a table (R-CAP-OPTIONS): kind, base, sequence, captured ranks."""
-    rules = rules or Rules()
-    table = pack(table_ranks)
-    options = []
-    ids = [a for a in _compute_legal(1 << played_rank, table, rules) if ACTION_KIND[a] != TRAIL]
-    for a in ids:
-        base = list(ACTION_BASE[a])
-        if ACTION_KIND[a] == MATCH and rules.match_takes_all_same_rank:
-            base = base * count_in(table, played_rank)
-        run = escalera(table - pack(base), played_rank)
-        options.append({"action": a, "kind": "match" if ACTION_KIND[a] == MATCH else "sum",
-                        "base": base, "sequence": run, "captured": base + run})
-    return options
 
 
 def check_action(state: State, action, card: int | None = None) -> None:

@@ -1,0 +1,57 @@
+"""Provides lesson progress: which positions of which lessons the learner has solved, kept as JSON in
+the user data folder and written atomically."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import records
+
+
+@dataclass
+class Progress:
+    """Solved position ids per lesson id; `problem` says why a stored file could not be read."""
+
+    solved: dict = field(default_factory=dict)
+    problem: str | None = None
+
+    def mark(self, lesson_id: str, position_id: str) -> None:
+        self.solved.setdefault(lesson_id, set()).add(position_id)
+
+    def is_solved(self, lesson_id: str, position_id: str) -> bool:
+        return position_id in self.solved.get(lesson_id, ())
+
+    def fraction(self, lesson) -> float:
+        done = sum(self.is_solved(lesson.id, p.id) for p in lesson.positions)
+        return done / len(lesson.positions) if lesson.positions else 1.0
+
+    def done(self, lesson) -> bool:
+        return self.fraction(lesson) >= 1.0
+
+
+def progress_path() -> Path:
+    return records.data_dir() / "lessons.json"
+
+
+def load_progress(path=None) -> Progress:
+    """The stored progress; a missing file is empty, a damaged one is empty with `problem` set."""
+    path = Path(path or progress_path())
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("schema_version") != 1 or not all(isinstance(v, list) for v in data["solved"].values()):
+            raise ValueError("not a lesson progress file of schema version 1")
+        return Progress({str(k): {str(p) for p in v} for k, v in data["solved"].items()})
+    except FileNotFoundError:
+        return Progress()
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
+        return Progress(problem=f"the lesson progress file {path} is damaged ({err}); starting with no lesson "
+                                f"solved (the file is replaced on the next save)")
+
+
+def save_progress(progress: Progress, path=None) -> Path:
+    """Write the progress atomically; returns the path."""
+    solved = {k: sorted(v) for k, v in sorted(progress.solved.items())}
+    return records.write_atomic(Path(path or progress_path()),
+                                json.dumps({"schema_version": 1, "solved": solved}, indent=1))
