@@ -45,3 +45,40 @@ def test_review_text_of_a_damaged_file_says_so(tmp_path):
     bad.write_text("{ truncated")
     out = cli("review", str(bad), "--text")
     assert out.returncode == 2 and "review" in out.stderr
+
+
+def shipped_model_exists():
+    from cuarenta_tutor.agents.onnx_policy import default_model_path
+
+    return default_model_path().exists()
+
+
+def test_bench_agent_and_tui_print_figures():
+    import shutil
+
+    import pytest
+
+    if not shipped_model_exists():
+        pytest.skip("no shipped model")
+    out = cli("bench", "agent", "--positions", "8", "--json")
+    assert out.returncode == 0, out.stdout + out.stderr
+    agent = json.loads(out.stdout.strip().splitlines()[-1])
+    assert agent["decision_median_ms"] > 0 and agent["batch256_positions_per_second"] > 0
+    out = cli("bench", "tui", "--moves", "4", "--json")
+    assert out.returncode == 0, out.stdout + out.stderr
+    tui = json.loads(out.stdout.strip().splitlines()[-1])
+    assert tui["agent_move_and_hints_median_ms"] > 0 and tui["measured_moves"] >= 1
+    assert (tui["first_paint_s"] is None) == (shutil.which("tmux") is None)
+
+
+def test_bench_train_reports_steps_per_second():
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("needs the train extra")
+    out = cli("bench", "train", "--steps", "2048", "--envs", "8", "--json")
+    assert out.returncode == 0, out.stdout + out.stderr
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["steps_per_second"] > 0 and result["steps"] >= 2048
