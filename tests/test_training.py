@@ -163,3 +163,14 @@ def test_calibrated_export_rescales_the_value_and_keeps_parity(tiny_model, tmp_p
         assert q == pytest.approx(1 / (1 + math.exp(-(0.5 * math.log(p / (1 - p)) - 0.25))), abs=1e-5)
     meta = ort.InferenceSession(str(scaled)).get_modelmeta().custom_metadata_map
     assert meta["value_calibration"] == "0.500000,-0.250000"
+
+
+def test_training_is_reproducible_from_its_seed(tmp_path):
+    cfg = dict(total_steps=2048, num_envs=8, rollout_len=16, eval_every=0, snapshot_every=4, hidden=32, feature=64,
+               strategy=32, update_epochs=2, num_minibatches=2, clip_coef=0.2)
+    weights = []
+    for run in ("a", "b"):
+        ckpt = train(Config(**cfg), tmp_path / run, log=open("/dev/null", "w"))
+        weights.append(torch.load(ckpt, weights_only=True)["model"])
+    assert weights[0].keys() == weights[1].keys()
+    assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
