@@ -27,7 +27,7 @@ class ReviewList(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        games, problems = records.list_games(self.app.folder)
+        games, problems = records.list_games(self.app.folder, accuracy=coach.summary_accuracy)
         self.games = games
         table = self.query_one(DataTable)
         table.add_columns("date", "result", "your accuracy", "rules", "model")
