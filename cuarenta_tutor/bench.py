@@ -74,14 +74,14 @@ def bench_train(steps: int, envs: int) -> dict:
     import tempfile
     from pathlib import Path
 
-    from .training.a2c import Config, train
+    from .training.a2c import Config, load_checkpoint, train
 
     cfg = Config(total_steps=steps, num_envs=envs, eval_every=0)
     with tempfile.TemporaryDirectory() as tmp, open("/dev/null", "w") as quiet:
         start = time.perf_counter()
-        train(cfg, Path(tmp), log=quiet)
+        ckpt = train(cfg, Path(tmp), log=quiet)
         seconds = time.perf_counter() - start
-    done = max(steps, envs * cfg.rollout_len)
+        done = load_checkpoint(ckpt)["progress"]["steps"]  # whole rollouts: can pass `steps`
     return {"steps": done, "envs": envs, "seconds": round(seconds, 2), "steps_per_second": round(done / seconds),
             "peak_rss_mb": round(peak_rss_mb(), 1)}
 

@@ -20,7 +20,8 @@ from ..agents.onnx_policy import file_sha256
 from .a2c import load_checkpoint
 
 TRAIN_COMMAND = "cuarenta-tutor train --config models/train-config.json --out runs/shipped"
-EXPORT_COMMAND = "cuarenta-tutor export runs/shipped/{name} --out models/cuarenta-a2c-lstm.onnx"
+EXPORT_COMMAND = ("cuarenta-tutor export runs/shipped/{name} --out models/cuarenta-a2c-lstm.onnx --calibrate 400 "
+                  "--calibrate-seed 777")
 
 
 def encoding_table() -> list[dict]:
@@ -39,7 +40,7 @@ def machine() -> dict:
             "python": platform.python_version(), "torch": torch.__version__, "torch_threads": 1}
 
 
-def build_card(checkpoint, model, arenas: list[dict], note: str = "") -> dict:
+def build_card(checkpoint, model, arenas: list[dict], note: str = "", bench: dict | None = None) -> dict:
     ckpt = load_checkpoint(checkpoint)
     progress, config = ckpt.get("progress", {}), ckpt["config"]
     model = Path(model)
@@ -70,6 +71,7 @@ def build_card(checkpoint, model, arenas: list[dict], note: str = "") -> dict:
                      "updates": progress.get("updates"), "wall_time_s": round(progress.get("seconds", 0), 1),
                      "best_eval_win_rate_vs_expert": progress.get("best_win_rate"), "machine": machine()},
         "arena": results,
+        "benchmarks": bench or {},
         "notes": note,
     }
 
@@ -80,9 +82,14 @@ def main(argv=None) -> int:
     parser.add_argument("model")
     parser.add_argument("arenas", nargs="*", help="files holding `arena --json` output (last line is read)")
     parser.add_argument("--note", default="")
+    parser.add_argument("--bench", action="append", default=[],
+                        help="a file holding `bench ... --json` output (last line), added under benchmarks")
     args = parser.parse_args(argv)
     arenas = [json.loads(Path(p).read_text().strip().splitlines()[-1]) for p in args.arenas]
-    card = build_card(args.checkpoint, args.model, arenas, args.note)
+    bench = {}
+    for path in args.bench:
+        bench[Path(path).stem] = json.loads(Path(path).read_text().strip().splitlines()[-1])
+    card = build_card(args.checkpoint, args.model, arenas, args.note, bench)
     out = Path(args.model).with_suffix(".json")
     out.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {out}")
