@@ -174,3 +174,32 @@ def test_training_is_reproducible_from_its_seed(tmp_path):
         weights.append(torch.load(ckpt, weights_only=True)["model"])
     assert weights[0].keys() == weights[1].keys()
     assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
+
+
+def test_shipped_model_never_picks_an_illegal_move_over_300_seeded_games():
+    from cuarenta_tutor.agents.onnx_policy import default_model_path
+
+    if not default_model_path().exists():
+        pytest.skip("no shipped model")
+    agent = OnnxPolicy()
+    others = [make_policy(name, seed=7) for name in ("random", "greedy", "expert")]
+    decisions = 0
+    for g in range(300):
+        seat, other = g % 2, others[g % 3]
+        state = new_game(seed=70_000 + g)
+        agent.reset(seat)
+        other.reset(1 - seat)
+        while state.winner < 0:
+            if state.turn == seat:
+                d = agent.decide(state)
+                legal = set(legal_actions(state))
+                assert d.action in legal and set(d.probs) == legal
+                raw = agent._seen[1]  # the network's own output over the whole action table
+                assert float(raw[[a for a in range(len(raw)) if a not in legal]].sum()) == 0.0
+                decisions += 1
+                action = d.action
+            else:
+                action = other.decide(state).action
+            state, events = apply(state, action)
+            agent.observe(state, events)
+    assert decisions > 10_000
