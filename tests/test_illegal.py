@@ -20,23 +20,12 @@ from cuarenta_tutor.engine import (
     is_legal,
     legal_actions,
     make_position,
-    parse_rank,
     preset,
     rank_of,
     start_game,
 )
 
-
-def R(name: str) -> int:
-    return parse_rank(name)
-
-
-def ranks(text: str) -> list[int]:
-    return [parse_rank(t) for t in text.split()]
-
-
-def names(text: str) -> list[str]:
-    return text.split()
+from .test_rules import R, names, ranks
 
 
 def test_illegal_move_is_a_value_error_with_a_reason():
