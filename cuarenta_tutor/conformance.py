@@ -32,6 +32,7 @@ from .engine import (
     make_position,
     new_game,
     parse_rank,
+    play_points,
     rank_of,
     settle_hand,
     trail_action,
@@ -169,7 +170,7 @@ def _check_result(expected, before, after, events, acting, check_captured=False)
     caida = [e for e in events if isinstance(e, Caida)]
     limpia = [e for e in events if isinstance(e, Limpia)]
     got = {"caida": bool(caida), "limpia": bool(limpia), "ronda_caida_bonus": bool(caida and caida[0].ronda_bonus),
-           "points": sum(e.points + e.ronda_bonus for e in caida) + sum(e.points for e in limpia),
+           "points": play_points(events),
            "game_over": after.winner >= 0,
            "team_score_after": after.scores[team],
            "team_scores_after": {"0": after.scores[0], "1": after.scores[1]}}
@@ -214,8 +215,8 @@ def run_deal_announcements(case, setup, expected):
     _check_end(expected, state)
 
 
-def _check_end(expected, state, scores_key="team_scores_after"):
-    _check(scores_key, {"0": state.scores[0], "1": state.scores[1]}, expected[scores_key])
+def _check_end(expected, state):
+    _check("team_scores_after", {"0": state.scores[0], "1": state.scores[1]}, expected["team_scores_after"])
     _check("game_over", state.winner >= 0, expected["game_over"])
     _check("winner", state.winner if state.winner >= 0 else None, expected["winner"])
 

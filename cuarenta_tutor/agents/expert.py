@@ -24,15 +24,13 @@ from ..engine import (
     MATCH,
     TARGET_SCORE,
     TRAIL,
-    Caida,
-    Dealt,
     GameWon,
-    Limpia,
     Played,
     State,
-    apply,
     capture_outcomes,
     legal_actions,
+    play_events,
+    play_points,
 )
 from ..engine.scoring import below
 from .base import BasePolicy, Decision
@@ -74,18 +72,11 @@ def move_values(state: State) -> dict[int, float]:
     hand_ranks = [c >> 2 for c in state.hands[seat]]
     values = {}
     for a in legal_actions(state):
-        _, events = apply(state, a)
-        points, cards, won = 0, 0, False
-        for e in events:
-            if isinstance(e, Played):
-                cards = len(e.captured) + 1 if e.captured else 0
-                taken = e.captured
-            elif isinstance(e, (Caida, Limpia)) and e.team == team:
-                points += e.points + getattr(e, "ronda_bonus", 0)
-            elif isinstance(e, GameWon):
-                won = e.team == team
-            elif isinstance(e, Dealt):
-                break  # the next deal's cards (and its announcements) are not the expert's to see
+        events = play_events(state, a)  # never the next deal: its cards are not the expert's to see
+        taken = next(e for e in events if isinstance(e, Played)).captured
+        cards = len(taken) + 1 if taken else 0
+        points = play_points(events)
+        won = any(isinstance(e, GameWon) and e.team == team for e in events)
         if won:
             values[a] = WIN + points
             continue

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..encoding import N_ACTIONS, OBS_SIZE, encode_into, legal_mask
-from ..engine import Dealt, GameWon, State, apply, legal_actions
+from ..engine import GameWon, State, apply, legal_actions, play_events
 from ..resources import data_dir
 from .base import BasePolicy, Decision
 from .onnx_contract import REEXPORT, ModelError, check_metadata
@@ -58,17 +58,6 @@ def load_session(path):
     if names != ["obs", "mask", "h", "c"]:
         raise ModelError(f"{path} has inputs {names}, expected obs, mask, h, c; {REEXPORT}")
     return session, hidden
-
-
-def _settled(state: State, action: int) -> State:
-    """The state after the last play of a hand with the cartón counted, but not the next deal."""
-    after, events = apply(state, action)
-    for e in events:
-        if isinstance(e, GameWon):
-            return after
-        if isinstance(e, Dealt):
-            break
-    return state._replace(winner=-1)  # no win: callers keep the network's estimate
 
 
 class OnnxPolicy(BasePolicy):
@@ -122,9 +111,11 @@ class OnnxPolicy(BasePolicy):
         team = self.seat & 1
         out = {}
         for a, after, v in zip(legal, afters, values, strict=True):
-            if after.winner < 0 and not after.stock and not any(after.hands):
-                after = _settled(state, a)  # the last play of a hand: the cartón is public, count it
-            out[a] = float(after.winner == team) if after.winner >= 0 else float(v)
+            winner = after.winner
+            if winner < 0 and not after.stock and not any(after.hands):
+                # the last play of a hand: the cartón is public, so a win by it is known
+                winner = next((e.team for e in play_events(state, a) if isinstance(e, GameWon)), -1)
+            out[a] = float(winner == team) if winner >= 0 else float(v)
         return out
 
     def _choose(self, probs: dict[int, float]) -> int:

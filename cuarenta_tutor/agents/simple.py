@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine import ACTION_RANK, Caida, Dealt, Limpia, Played, State, apply, legal_actions
+from ..engine import ACTION_RANK, Played, State, legal_actions, play_events, play_points
 from .base import BasePolicy, Decision
 
 
@@ -19,18 +19,9 @@ class RandomPolicy(BasePolicy):
 
 def immediate_gain(state: State, action: int) -> tuple[int, int]:
     """(points the play scores for the mover's team, cards it captures), by playing it in the engine."""
-    _, events = apply(state, action)
-    points = cards = 0
-    for e in events:
-        if isinstance(e, Dealt):
-            break  # what follows is the next deal: hidden cards
-        if isinstance(e, Played):
-            cards = len(e.captured) + (1 if e.captured else 0)
-        elif isinstance(e, Caida):
-            points += e.points + e.ronda_bonus
-        elif isinstance(e, Limpia) and e.points:
-            points += e.points
-    return points, cards
+    events = play_events(state, action)
+    played = next(e for e in events if isinstance(e, Played))
+    return play_points(events), len(played.captured) + 1 if played.captured else 0
 
 
 class GreedyPolicy(BasePolicy):

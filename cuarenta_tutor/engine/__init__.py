@@ -33,6 +33,8 @@ from .play import (
                       legal_actions,
                       legal_mask,
                       new_game,
+                      play_events,
+                      play_points,
                       start_game,
 )
 from .render import render
@@ -59,7 +61,8 @@ __all__ = [
     "VALUE", "card_str", "parse_card", "parse_rank", "rank_of", "suit_of", "apply", "capture_options",
     "capture_outcomes", "check_action", "choice_to_action", "deal_pending", "escalera", "is_legal",
     "legal_actions", "legal_mask",
-    "new_game", "start_game", "render", "PRESETS", "TARGET_SCORE", "Rules", "preset", "preset_name",
+    "new_game", "play_events", "play_points", "start_game", "render", "PRESETS", "TARGET_SCORE", "Rules", "preset",
+    "preset_name",
     "announcements", "carton_points", "carton_value", "settle_hand", "Caida", "Dealt", "FourOfAKind", "GameWon",
     "HandEnded",
     "IllegalMove", "Limpia", "Played", "Ronda", "State", "hand_deck", "make_position",

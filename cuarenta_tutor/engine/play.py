@@ -265,6 +265,22 @@ def apply(state: State, action: int, card: int | None = None, advance: bool = Tr
     return new, tuple(events)
 
 
+def play_events(state: State, action: int) -> tuple:
+    """The events of a play that a player may know before making it: the play, what it scores, the end
+    of the hand and its cartón, a win; never the next deal (its cards are not dealt yet)."""
+    _, events = apply(state, action)
+    for i, e in enumerate(events):
+        if isinstance(e, Dealt):
+            return events[:i]
+    return events
+
+
+def play_points(events) -> int:
+    """Points a play scored (caída with any ronda bonus, limpia) from its events."""
+    return sum(e.points + e.ronda_bonus if isinstance(e, Caida) else e.points
+               for e in events if isinstance(e, (Caida, Limpia)))
+
+
 def _deal(state: State, events: list) -> State:
     """Deal 5 cards to each seat from the stock, starting after the dealer, and score announcements."""
     n = state.rules.players
