@@ -14,7 +14,6 @@ from . import coach, records
 from .agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from .engine import (
     Caida,
-    Dealt,
     FourOfAKind,
     GameWon,
     HandEnded,
@@ -195,6 +194,3 @@ class GameSession:
         notes = callouts(events) + threshold_notes(before, after)
         self.last = MoveReport(seat, action, played.card, events, decision, note, notes)
         return self.last
-
-    def new_deal(self) -> bool:
-        return bool(self.last and any(isinstance(e, Dealt) for e in self.last.events))

@@ -14,9 +14,7 @@ from .actions import (
                       N_ACTIONS,
                       SUM,
                       TRAIL,
-                      action_for,
                       action_to_string,
-                      describe_table,
                       escalera,
                       match_action,
                       sum_action,
@@ -31,7 +29,6 @@ from .play import (
                       deal_pending,
                       is_legal,
                       legal_actions,
-                      legal_mask,
                       new_game,
                       play_events,
                       play_points,
@@ -56,11 +53,11 @@ from .state import (
 )
 
 __all__ = [
-    "ACTION_BASE", "ACTION_KIND", "ACTION_RANK", "MATCH", "N_ACTIONS", "SUM", "TRAIL", "action_for",
-    "action_to_string", "describe_table", "match_action", "sum_action", "trail_action", "RANKS", "SUITS",
+    "ACTION_BASE", "ACTION_KIND", "ACTION_RANK", "MATCH", "N_ACTIONS", "SUM", "TRAIL",
+    "action_to_string", "match_action", "sum_action", "trail_action", "RANKS", "SUITS",
     "VALUE", "card_str", "parse_card", "parse_rank", "rank_of", "suit_of", "apply", "capture_options",
     "capture_outcomes", "check_action", "choice_to_action", "deal_pending", "escalera", "is_legal",
-    "legal_actions", "legal_mask",
+    "legal_actions",
     "new_game", "play_events", "play_points", "start_game", "render", "PRESETS", "TARGET_SCORE", "Rules", "preset",
     "preset_name",
     "announcements", "carton_points", "carton_value", "settle_hand", "Caida", "Dealt", "FourOfAKind", "GameWon",

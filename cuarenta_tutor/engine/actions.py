@@ -41,11 +41,6 @@ def contains(packed: int, sub: int) -> bool:
     return ((packed | GUARDS) - sub) & GUARDS == GUARDS
 
 
-def unpack(packed: int) -> list[int]:
-    """The ranks of a packed multiset, in sequence order."""
-    return [r for r in range(N_RANKS) for _ in range(count_in(packed, r))]
-
-
 def _sum_multisets(value: int, below: int) -> list[tuple[int, ...]]:
     """Multisets of 2+ number cards (at most 4 of a rank, each rank below `below`) adding up to value."""
     found = []
@@ -103,17 +98,6 @@ def sum_action(rank: int, base) -> int | None:
     return _SUM_INDEX.get((rank, tuple(sorted(base))))
 
 
-def action_for(rank: int, kind: str, base=()) -> int | None:
-    """The action id for a played rank, a kind name and the base ranks, or None if there is none."""
-    if kind == "trail":
-        return trail_action(rank) if not base else None
-    if kind == "match":
-        return match_action(rank) if tuple(base) == (rank,) else None
-    if kind == "sum":
-        return sum_action(rank, base)
-    return None
-
-
 def action_to_string(action: int, escalera=()) -> str:
     """A readable, unique name: "7 trails", "5 takes 5", "7 takes 3+4, then J Q K"."""
     if not 0 <= action < N_ACTIONS:
@@ -126,12 +110,6 @@ def action_to_string(action: int, escalera=()) -> str:
     if escalera:
         text += ", then " + " ".join(RANKS[r] for r in escalera)
     return text
-
-
-def describe_table() -> list[tuple[int, str, str, str]]:
-    """Rows (id, kind, played rank, base) of the whole action table, for docs and model cards."""
-    return [(a, KIND_NAMES[ACTION_KIND[a]], RANKS[ACTION_RANK[a]], "+".join(RANKS[r] for r in ACTION_BASE[a]))
-            for a in range(N_ACTIONS)]
 
 
 def escalera(table_packed: int, played_rank: int) -> list[int]:

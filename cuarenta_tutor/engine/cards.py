@@ -69,13 +69,3 @@ def card_str(card: int, ascii_only: bool = False) -> str:
     """A card as text: "7♥", or "7h" with ascii_only."""
     suits = SUIT_LETTERS if ascii_only else SUITS
     return RANKS[card >> 2] + suits[card & 3]
-
-
-def rank_str(rank: int) -> str:
-    """A rank as its name."""
-    return RANKS[rank]
-
-
-def ranks_str(ranks) -> str:
-    """Ranks as names joined by '+', in sequence order."""
-    return "+".join(RANKS[r] for r in sorted(ranks))

@@ -89,14 +89,6 @@ def legal_actions(state: State) -> tuple[int, ...]:
     return tuple(out)
 
 
-def legal_mask(state: State) -> list[bool]:
-    """A list of N_ACTIONS booleans, True for the legal actions."""
-    mask = [False] * N_ACTIONS
-    for a in legal_actions(state):
-        mask[a] = True
-    return mask
-
-
 def check_action(state: State, action, card: int | None = None) -> None:
     """Raise IllegalMove with a reason a person can read if `action` is not legal now."""
     if state.winner >= 0:

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 
 from ..engine import GameWon, HandEnded, card_str
 from ..session import AGENT, GameSession
-from .widgets import AgentPanel, HintsPanel, Scoreboard, TableView, card_text, move_name
+from .widgets import AgentPanel, HintsPanel, Scoreboard, TableView, card_text, cards_text, move_name
 
 
 class CaptureChoice(ModalScreen[int | None]):
@@ -103,11 +103,9 @@ class PlayScreen(Screen):
         before, decision, name = self.agent_seen or (None, None, "")
         self.query_one(AgentPanel).show(before, decision, name)
         hand = Text("Your hand: ", style="bold")
-        for i, c in enumerate(state.hands[0]):
-            hand.append_text(card_text(c, str(i + 1)))
+        hand.append_text(cards_text(state.hands[0], numbered=True, empty="(no cards)"))
+        if state.hands[0]:
             hand.append(" ")
-        if not state.hands[0]:
-            hand.append("(no cards)", style="dim")
         if s.over:
             hand.append("   game over", style="bold")
         elif s.human_turn:

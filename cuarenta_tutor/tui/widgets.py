@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from ..coach import move_name
-from ..engine import SUITS, State, card_str, suit_of
+from ..engine import State, card_str, suit_of
 
 RED_SUITS = (1, 2)  # hearts, diamonds
 
@@ -65,15 +65,6 @@ class TableView(Static):
         self.update(t)
 
 
-class HandView(Static):
-    """The person's hand, numbered for the keys 1-5."""
-
-    def show(self, state: State, seat: int = 0) -> None:
-        t = Text("Your hand: ", style="bold")
-        t.append_text(cards_text(state.hands[seat], numbered=True, empty="(no cards)"))
-        self.update(t)
-
-
 class AgentPanel(Static):
     """After each agent move: what it played, its probability over its moves and its win %."""
 
@@ -103,5 +94,5 @@ class HintsPanel(Static):
         self.update(t)
 
 
-__all__ = ["AgentPanel", "HandView", "HintsPanel", "Scoreboard", "TableView", "card_text", "cards_text",
-           "move_name", "perros", "SUITS"]
+__all__ = ["AgentPanel", "HintsPanel", "Scoreboard", "TableView", "card_text", "cards_text",
+           "move_name", "perros"]
