@@ -69,21 +69,35 @@ def bench_bots(names: list[str], count: int, seed: int) -> dict:
     return out
 
 
-def bench_train(steps: int, envs: int) -> dict:
-    """Environment steps per second of the training loop (rollout + update), no evaluation."""
+def bench_train(steps: int, envs: int, workers: int = 2, threads: int = 1) -> dict:
+    """Environment steps per second of the training loop (rollout + update), no evaluation.
+
+    `steps_per_second` is the steady rate, after the first metrics window (10 updates): what a long run
+    sees. `steps_per_second_overall` also counts starting torch and the workers. `rollout_s` and
+    `update_s` split the steady time between playing and learning."""
+    import json
     import tempfile
     from pathlib import Path
 
     from .training.a2c import Config, load_checkpoint, train
 
-    cfg = Config(total_steps=steps, num_envs=envs, eval_every=0)
+    cfg = Config(total_steps=steps, num_envs=envs, eval_every=0, workers=workers, threads=threads)
     with tempfile.TemporaryDirectory() as tmp, open("/dev/null", "w") as quiet:
         start = time.perf_counter()
         ckpt = train(cfg, Path(tmp), log=quiet)
         seconds = time.perf_counter() - start
         done = load_checkpoint(ckpt)["progress"]["steps"]  # whole rollouts: can pass `steps`
-    return {"steps": done, "envs": envs, "seconds": round(seconds, 2), "steps_per_second": round(done / seconds),
-            "peak_rss_mb": round(peak_rss_mb(), 1)}
+        records = [json.loads(line) for line in (Path(tmp) / "metrics.jsonl").read_text().splitlines()]
+    if len(records) < 2:
+        raise ValueError(f"--steps {steps} is too few: at least {20 * envs * cfg.rollout_len:,} steps give two "
+                         "metrics windows")
+    first, last = records[0], records[-1]
+    steady = (last["steps"] - first["steps"]) / (last["seconds"] - first["seconds"])
+    return {"steps": done, "envs": envs, "workers": workers, "learner_threads": threads,
+            "seconds": round(seconds, 2), "steps_per_second": round(steady),
+            "steps_per_second_overall": round(done / seconds),
+            "rollout_s": round(sum(r["rollout_s"] for r in records[1:]), 2),
+            "update_s": round(sum(r["update_s"] for r in records[1:]), 2), "peak_rss_mb": round(peak_rss_mb(), 1)}
 
 
 def bench_agent(model, count: int, seed: int) -> dict:
@@ -193,7 +207,11 @@ def run(args) -> int:
         if importlib.util.find_spec("torch") is None:
             print('bench train needs the train extra: pip install -e ".[train]"')
             return 2
-        report(bench_train(args.steps, args.envs), args.json)
+        try:
+            report(bench_train(args.steps, args.envs, args.workers, args.threads), args.json)
+        except ValueError as err:
+            print(f"cuarenta-tutor bench train: {err}")
+            return 2
         return 0
     if args.target == "tui":
         from .agents.onnx_contract import ModelError

@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--steps", type=int, help="environment steps to train for")
     train.add_argument("--out", default="runs/agent", help="folder for checkpoints and metrics (default runs/agent)")
     train.add_argument("--seed", type=int)
+    train.add_argument("--workers", type=int, help="rollout processes, one per core (default 2; 1: none)")
     train.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
     export = sub.add_parser("export", help="export a checkpoint to ONNX (needs the train extra)")
     export.add_argument("checkpoint")
@@ -49,8 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_argument("--seed", type=int, default=0)
     engine.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     train_bench = bench_sub.add_parser("train", help="environment steps per second of training (train extra)")
-    train_bench.add_argument("--steps", type=int, default=100_000)
+    train_bench.add_argument("--steps", type=int, default=300_000)
     train_bench.add_argument("--envs", type=int, default=128)
+    train_bench.add_argument("--workers", type=int, default=2, help="rollout processes (default 2, one per core)")
+    train_bench.add_argument("--threads", type=int, default=1, help="torch threads of the learner (default 1)")
     train_bench.add_argument("--json", action="store_true")
     agent = bench_sub.add_parser("agent", help="the ONNX agent: full decision latency and batch throughput")
     agent.add_argument("--model", help="ONNX model (default: the shipped one)")
@@ -183,6 +186,8 @@ def run_training_command(args) -> int:
         data["total_steps"] = args.steps
     if args.seed is not None:
         data["seed"] = args.seed
+    if args.workers is not None:
+        data["workers"] = args.workers
     try:
         cfg = Config.from_dict(data)
     except (TypeError, ValueError) as err:

@@ -63,3 +63,19 @@ def test_encode_into_reuses_the_buffer_and_legal_mask_matches():
     assert encode_into(buf, state, 0) is buf and np.array_equal(buf, encode(state, 0))
     mask = legal_mask(state)
     assert mask.dtype == bool and set(np.flatnonzero(mask)) == set(legal_actions(state))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_kind_of_buffer_gets_the_same_vector(players):
+    # encode_into writes a contiguous float32 row with struct and anything else item by item:
+    # a row of a batch, a strided column view and a float64 buffer must all agree.
+    for state in game_states(60, players, seed=5)[::7]:
+        for seat in range(players):
+            want = encode(state, seat).astype(np.float64)
+            batch = np.zeros((3, OBS_SIZE), np.float32)
+            strided = np.zeros((OBS_SIZE, 2), np.float32)[:, 1]
+            wide = np.zeros(OBS_SIZE, np.float64)
+            for out in (batch[1], strided, wide):
+                encode_into(out, state, seat)
+                assert np.allclose(out, want, atol=1e-7)
+            assert not batch[0].any() and not batch[2].any()

@@ -38,7 +38,7 @@ def test_gae_matches_a_hand_computed_reference():
 def tiny_model(tmp_path_factory):
     out = tmp_path_factory.mktemp("run")
     cfg = Config(total_steps=4096, num_envs=8, rollout_len=16, eval_every=0, snapshot_every=4, hidden=32,
-                 feature=64, strategy=32)
+                 feature=64, strategy=32, workers=1)  # the rollout in the learner's process
     ckpt = train(cfg, out, log=open("/dev/null", "w"))
     return ckpt, export(ckpt, out / "tiny.onnx")
 
@@ -166,8 +166,9 @@ def test_calibrated_export_rescales_the_value_and_keeps_parity(tiny_model, tmp_p
 
 
 def test_training_is_reproducible_from_its_seed(tmp_path):
+    # two rollout worker processes: the result depends on the seed, never on their timing
     cfg = dict(total_steps=2048, num_envs=8, rollout_len=16, eval_every=0, snapshot_every=4, hidden=32, feature=64,
-               strategy=32, update_epochs=2, num_minibatches=2, clip_coef=0.2)
+               strategy=32, update_epochs=2, num_minibatches=2, clip_coef=0.2, workers=2)
     weights = []
     for run in ("a", "b"):
         ckpt = train(Config(**cfg), tmp_path / run, log=open("/dev/null", "w"))
@@ -203,3 +204,37 @@ def test_shipped_model_never_picks_an_illegal_move_over_300_seeded_games():
             state, events = apply(state, action)
             agent.observe(state, events)
     assert decisions > 10_000
+
+
+@pytest.mark.parametrize("bad, says", [
+    (dict(pool={"champion": 1.0}), "unknown opponent kind"), (dict(rules="chess"), "unknown rules preset"),
+    (dict(workers=0), "workers must be at least 1"), (dict(pool={"self": 0.0}), "pool needs"),
+    (dict(num_envs=2, num_minibatches=8), "num_minibatches"),
+])
+def test_bad_training_settings_are_refused_before_training(bad, says, tmp_path):
+    with pytest.raises(ValueError, match=says):
+        Config(**bad)
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps(bad))
+    done = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "train", "--config", str(config), "--out",
+                           str(tmp_path / "run")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_rollout_worker_that_dies_is_reported():
+
+    from cuarenta_tutor.training.a2c import build_net
+    from cuarenta_tutor.training.rollout import Rollouts
+
+    cfg = Config(num_envs=4, rollout_len=4, hidden=16, feature=16, strategy=16, workers=2)
+    with Rollouts(cfg, 0) as rollouts:
+        net = build_net(cfg)
+        rollouts.publish(net, snapshot=True)
+        wins, games = rollouts.run(0.0)  # both workers fill their half of the buffers
+        assert 0 <= wins <= games
+        masks = rollouts.buffers["masks"]
+        assert masks.any(-1).all(), "every stream of every step has a legal action"
+        rollouts.procs[1].kill()
+        rollouts.procs[1].join()
+        with pytest.raises(RuntimeError, match="rollout worker 1 exited"):
+            rollouts.run(0.0)

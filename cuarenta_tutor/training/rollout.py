@@ -1,0 +1,274 @@
+"""Provides self-play rollouts: games side by side, every seat's LSTM stepped on every play, written
+into the buffers an update reads.
+
+A `Rollout` owns a contiguous share of the games (stream 2g + seat is seat `seat` of game g) with its
+own copy of the network, a past snapshot, the bots and its random generators. `Rollouts` runs one
+in the learner's process (`workers` 1) or one per worker process, each filling its columns of
+buffers in shared memory while the learner waits; the learner then updates and publishes the new
+weights. Results depend on the seed and the number of workers, never on timing.
+"""
+
+from __future__ import annotations
+
+import random
+import traceback
+
+import numpy as np
+import torch
+import torch.multiprocessing as mp
+
+from ..agents import make_policy
+from ..encoding import N_ACTIONS, OBS_SIZE, encode_into
+from ..engine import apply, legal_actions, preset, start_game
+
+LEARNER, PAST, BOT = 0, 1, 2
+
+
+def buffer_shapes(cfg) -> dict:
+    """Name -> (shape, dtype) of every buffer a rollout fills, over all S = 2 * num_envs streams."""
+    T, S, H = cfg.rollout_len, 2 * cfg.num_envs, cfg.hidden
+    f32 = torch.float32
+    return {"obs": ((T, S, OBS_SIZE), f32), "masks": ((T, S, N_ACTIONS), torch.bool),
+            "actions": ((T, S), torch.long), "expert_actions": ((T, S), torch.long),
+            "acting": ((T, S), f32), "learner": ((T, S), f32), "rewards": ((T, S), f32),
+            "ended": ((T, S), f32), "starts": ((T, S), f32), "values": ((T, S), f32),
+            "old_logp": ((T, S), f32), "h0": ((1, S, H), f32), "c0": ((1, S, H), f32),
+            "next_value": ((S,), f32)}
+
+
+class Games:
+    """Some two-player games, each with who controls each seat; a finished game is replaced by a new one."""
+
+    def __init__(self, cfg, count: int, rng: random.Random):
+        self.rng = rng
+        self.rules = preset(cfg.rules)
+        self.kinds = list(cfg.pool)
+        self.weights = [cfg.pool[k] for k in self.kinds]
+        self.states, self.control, self.bots = [None] * count, [None] * count, [None] * count
+        for g in range(count):
+            self.reset(g)
+
+    def reset(self, g: int) -> None:
+        kind = self.rng.choices(self.kinds, self.weights)[0]
+        learner_seat = self.rng.randrange(2)
+        control = [LEARNER, LEARNER]
+        bot = None
+        if kind == "past":
+            control[1 - learner_seat] = PAST
+        elif kind != "self":
+            control[1 - learner_seat] = BOT
+            bot = make_policy(kind, seed=self.rng.randrange(1 << 30))
+            bot.reset(1 - learner_seat)
+        state = None
+        while state is None or state.winner >= 0:  # a deal can end the game (four of a kind): skip it
+            state = start_game(self.rules, seed=self.rng.randrange(1 << 62))[0]
+        self.states[g], self.control[g], self.bots[g] = state, control, bot
+
+
+class Rollout:
+    """Plays `cfg.rollout_len` plays in games [first, first + count) and fills their columns of `buffers`."""
+
+    def __init__(self, cfg, buffers: dict, first: int, count: int, worker: int, start_update: int):
+        from .a2c import build_net
+
+        self.cfg = cfg
+        seed = f"{cfg.seed}:{worker}:{start_update}"  # a resumed run draws new games, never the first ones again
+        self.games = Games(cfg, count, random.Random(seed))
+        self.gen = torch.Generator().manual_seed(random.Random(seed + ":torch").randrange(1 << 62))
+        self.net, self.past = build_net(cfg), build_net(cfg)
+        self.expert = make_policy("expert")
+        cols = slice(2 * first, 2 * (first + count))
+        self.buf = {name: (t[cols] if name == "next_value" else t[:, cols]) for name, t in buffers.items()}
+        self.np = {name: t.numpy() for name, t in self.buf.items()}
+        n, H = 2 * count, cfg.hidden
+        self.h, self.c, self.ph, self.pc = (torch.zeros(1, n, H) for _ in range(4))
+        self.next_start = torch.ones(n)
+        self.wins = self.games_done = 0
+
+    def load(self, weights: torch.Tensor, snapshot: bool) -> None:
+        """Take the learner's weights (a flat vector); `snapshot` also makes them the past opponent."""
+        torch.nn.utils.vector_to_parameters(weights, self.net.parameters())
+        if snapshot:
+            torch.nn.utils.vector_to_parameters(weights, self.past.parameters())
+
+    def run(self, bc_weight: float) -> tuple[int, int]:
+        """One rollout; returns (wins, games) of the learner against other opponents in games that ended."""
+        games, b = self.games, self.buf
+        self.wins = self.games_done = 0
+        b["h0"].copy_(self.h), b["c0"].copy_(self.c)
+        b["expert_actions"].fill_(-1)
+        for name in ("acting", "rewards", "ended"):
+            b[name].zero_()
+        for t in range(self.cfg.rollout_len):
+            b["starts"][t] = self.next_start
+            self._observe(t)
+            with torch.no_grad():
+                probs, value, self.h, self.c = self.net.step(b["obs"][t], b["masks"][t], self.h, self.c)
+                sampled_t = torch.multinomial(probs, 1, generator=self.gen)
+                b["old_logp"][t] = torch.log(probs.gather(1, sampled_t).squeeze(1) + 1e-12)
+                sampled = sampled_t.squeeze(1).tolist()
+                past_sampled = None
+                if any(PAST in ctl for ctl in games.control):
+                    past_probs, _, self.ph, self.pc = self.past.step(b["obs"][t], b["masks"][t], self.ph, self.pc)
+                    past_sampled = torch.multinomial(past_probs, 1, generator=self.gen).squeeze(1).tolist()
+            b["values"][t] = value
+            self.next_start.zero_()
+            for g, state in enumerate(games.states):
+                self._play(t, g, state, sampled, past_sampled, bc_weight)
+            keep = (1.0 - self.next_start).view(1, -1, 1)
+            self.h, self.c, self.ph, self.pc = self.h * keep, self.c * keep, self.ph * keep, self.pc * keep
+        self._bootstrap()
+        return self.wins, self.games_done
+
+    def _observe(self, t: int) -> None:
+        obs, masks, learner = self.np["obs"][t], self.np["masks"][t], self.np["learner"][t]
+        masks[:] = True  # seats not on turn: every action "legal", never used for a loss
+        for g, state in enumerate(self.games.states):
+            control = self.games.control[g]
+            for seat in (0, 1):
+                encode_into(obs[2 * g + seat], state, seat)
+                learner[2 * g + seat] = control[seat] == LEARNER
+            row = masks[2 * g + state.turn]
+            row[:] = False
+            row[list(legal_actions(state))] = True
+
+    def _play(self, t, g, state, sampled, past_sampled, bc_weight) -> None:
+        games, v = self.games, self.np
+        seat = state.turn
+        i = 2 * g + seat
+        who = games.control[g][seat]
+        if who == LEARNER:
+            a = sampled[i]
+            v["actions"][t, i], v["acting"][t, i] = a, 1.0
+            if bc_weight > 0:
+                v["expert_actions"][t, i] = self.expert.decide(state).action
+        elif who == PAST:
+            a = past_sampled[i]
+        else:
+            a = games.bots[g].decide(state).action
+        state, _ = apply(state, a)
+        if state.winner < 0:
+            games.states[g] = state
+            return
+        control = games.control[g]
+        for s in (0, 1):
+            v["rewards"][t, 2 * g + s] = float(state.winner == s)
+            if control[s] == LEARNER and control[1 - s] != LEARNER:
+                self.wins += state.winner == s
+                self.games_done += 1
+        v["ended"][t, 2 * g:2 * g + 2] = 1.0
+        self.next_start[2 * g:2 * g + 2] = 1.0
+        games.reset(g)
+
+    def _bootstrap(self) -> None:
+        """The value of the positions the next rollout starts from (0 for a game not yet begun)."""
+        n = self.h.shape[1]
+        obs = np.zeros((n, OBS_SIZE), np.float32)
+        for g, state in enumerate(self.games.states):
+            for seat in (0, 1):
+                encode_into(obs[2 * g + seat], state, seat)
+        with torch.no_grad():
+            _, value, _, _ = self.net.step(torch.from_numpy(obs), torch.ones(n, N_ACTIONS, dtype=torch.bool),
+                                           self.h, self.c)
+        self.buf["next_value"].copy_(value * (1.0 - self.next_start))
+
+
+def _worker(cfg, buffers, weights, first, count, worker, start_update, conn) -> None:
+    """A worker process: a Rollout answering ("run", bc_weight, snapshot) until told to stop (None)."""
+    torch.set_num_threads(1)
+    try:
+        rollout = Rollout(cfg, buffers, first, count, worker, start_update)
+        while (msg := conn.recv()) is not None:
+            _, bc_weight, snapshot = msg
+            rollout.load(weights, snapshot)
+            conn.send(("ok", rollout.run(bc_weight)))
+    except Exception:  # reported to the learner, which raises it
+        conn.send(("error", traceback.format_exc()))
+    except KeyboardInterrupt:
+        pass
+
+
+class Rollouts:
+    """The learner's side: the buffers (as torch tensors), and one rollout per worker.
+
+    Use as a context manager; `publish(net, snapshot)` then `run(bc_weight)` once per update."""
+
+    def __init__(self, cfg, start_update: int):
+        self.cfg = cfg
+        workers = max(1, min(cfg.workers, cfg.num_envs))
+        self.buffers = {name: torch.zeros(shape, dtype=dtype) for name, (shape, dtype) in buffer_shapes(cfg).items()}
+        share, extra = divmod(cfg.num_envs, workers)
+        self.ranges = []
+        first = 0
+        for w in range(workers):
+            count = share + (w < extra)
+            self.ranges.append((first, count))
+            first += count
+        self.local, self.procs, self.conns, self.snapshot = None, [], [], True
+        if workers == 1:
+            self.local = Rollout(cfg, self.buffers, 0, cfg.num_envs, 0, start_update)
+            return
+        for t in self.buffers.values():
+            t.share_memory_()
+        from .a2c import build_net
+
+        self.weights = torch.zeros(sum(p.numel() for p in build_net(cfg).parameters())).share_memory_()
+        ctx = mp.get_context("spawn")  # fork after torch has run is unsafe; spawn works everywhere
+        for w, (first, count) in enumerate(self.ranges):
+            mine, theirs = ctx.Pipe()
+            proc = ctx.Process(target=_worker, daemon=True, name=f"rollout-{w}",
+                               args=(cfg, self.buffers, self.weights, first, count, w, start_update, theirs))
+            proc.start()
+            self.procs.append(proc), self.conns.append(mine)
+
+    def publish(self, net, snapshot: bool) -> None:
+        """Hand the learner's current weights to every rollout before the next run."""
+        self.snapshot = snapshot
+        vector = torch.nn.utils.parameters_to_vector(net.parameters()).detach()
+        if self.local is not None:
+            self.local.load(vector, snapshot)
+        else:
+            self.weights.copy_(vector)
+
+    def run(self, bc_weight: float) -> tuple[int, int]:
+        """Fill every buffer with one rollout; returns the learner's (wins, games) against other opponents."""
+        if self.local is not None:
+            return self.local.run(bc_weight)
+        for w, conn in enumerate(self.conns):
+            try:
+                conn.send(("run", bc_weight, self.snapshot))
+            except OSError:
+                self._exited(w)
+        wins = games = 0
+        for w, conn in enumerate(self.conns):
+            try:
+                status, payload = conn.recv()
+            except (EOFError, OSError):
+                self._exited(w)
+            if status == "error":
+                raise RuntimeError(f"rollout worker {w} failed:\n{payload}")
+            wins, games = wins + payload[0], games + payload[1]
+        return wins, games
+
+    def _exited(self, w: int):
+        self.procs[w].join(timeout=5)
+        raise RuntimeError(f"rollout worker {w} exited (exit code {self.procs[w].exitcode}); "
+                           "rerun with --resume to continue from the last checkpoint")
+
+    def close(self) -> None:
+        for conn in self.conns:
+            try:
+                conn.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+        for proc in self.procs:
+            proc.join(timeout=10)
+            if proc.is_alive():
+                proc.terminate()
+        self.procs, self.conns = [], []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
