@@ -63,9 +63,13 @@ class ActorCritic(nn.Module):
         begins, so memory is reset before that step), initial h/c [1, B, H].
         Returns logits [T, B, A] and value logits [T, B]."""
         x = self.encode(obs)
+        # One LSTM call per stretch of steps where no stream starts a new game: far fewer calls than
+        # one per step, and the same recurrence (memory is cut only where a game starts).
+        T = obs.shape[0]
+        cuts = [0, *(1 + (starts[1:] > 0).any(1).nonzero().flatten()).tolist(), T]
         outputs = []
-        for t in range(obs.shape[0]):
-            keep = (1.0 - starts[t]).view(1, -1, 1)
-            core, (h, c) = self.lstm(x[t].unsqueeze(0), (h * keep, c * keep))
-            outputs.append(core.squeeze(0))
-        return self.heads(torch.stack(outputs), mask)
+        for a, b in zip(cuts, cuts[1:], strict=False):
+            keep = (1.0 - starts[a]).view(1, -1, 1)
+            core, (h, c) = self.lstm(x[a:b], (h * keep, c * keep))
+            outputs.append(core)
+        return self.heads(torch.cat(outputs), mask)
