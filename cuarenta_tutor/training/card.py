@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import platform
+import subprocess
 import sys
 from pathlib import Path
 
@@ -33,11 +34,22 @@ def encoding_table() -> list[dict]:
     return rows
 
 
-def machine() -> dict:
+def machine(config: dict) -> dict:
     import torch
 
     return {"cpu_cores": os.cpu_count(), "platform": platform.platform(), "processor": platform.machine(),
-            "python": platform.python_version(), "torch": torch.__version__, "torch_threads": 1}
+            "python": platform.python_version(), "torch": torch.__version__,
+            "learner_torch_threads": config.get("threads", 1), "rollout_workers": config.get("workers", 1)}
+
+
+def code_commit() -> str | None:
+    """The git commit of the code that wrote the card (training is reproducible only with the same code)."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10,
+                              cwd=Path(__file__).parent)
+    except OSError:
+        return None
+    return done.stdout.strip() or None
 
 
 def build_card(checkpoint, model, arenas: list[dict], note: str = "", bench: dict | None = None) -> dict:
@@ -69,7 +81,8 @@ def build_card(checkpoint, model, arenas: list[dict], note: str = "", bench: dic
         "training": {"command": TRAIN_COMMAND, "export": EXPORT_COMMAND.format(name=Path(checkpoint).name),
                      "config": config, "seed": config["seed"], "steps": progress.get("steps"),
                      "updates": progress.get("updates"), "wall_time_s": round(progress.get("seconds", 0), 1),
-                     "best_eval_win_rate_vs_expert": progress.get("best_win_rate"), "machine": machine()},
+                     "best_eval_win_rate_vs_expert": progress.get("best_win_rate"), "machine": machine(config),
+                     "code_commit": code_commit()},
         "arena": results,
         "benchmarks": bench or {},
         "notes": note,
