@@ -211,14 +211,18 @@ def test_shipped_model_never_picks_an_illegal_move_over_300_seeded_games():
     (dict(workers=0), "workers must be at least 1"), (dict(pool={"self": 0.0}), "pool needs"),
     (dict(num_envs=2, num_minibatches=8), "num_minibatches"),
 ])
-def test_bad_training_settings_are_refused_before_training(bad, says, tmp_path):
+def test_bad_training_settings_are_refused_before_training(bad, says):
     with pytest.raises(ValueError, match=says):
         Config(**bad)
+
+
+def test_train_command_names_a_bad_setting_without_a_traceback(tmp_path):
     config = tmp_path / "config.json"
-    config.write_text(json.dumps(bad))
+    config.write_text(json.dumps({"pool": {"champion": 1.0}}))
     done = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "train", "--config", str(config), "--out",
                            str(tmp_path / "run")], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 2 and "unknown opponent kind(s) in pool: champion" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "run").exists()
 
 
 def test_a_rollout_worker_that_dies_is_reported():
