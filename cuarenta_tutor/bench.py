@@ -6,6 +6,7 @@ import json
 import random
 import resource
 import time
+from pathlib import Path
 
 
 def peak_rss_mb() -> float:
@@ -69,19 +70,18 @@ def bench_bots(names: list[str], count: int, seed: int) -> dict:
     return out
 
 
-def bench_train(steps: int, envs: int, workers: int = 2, threads: int = 1) -> dict:
+def bench_train(steps: int, settings: dict | None = None) -> dict:
     """Environment steps per second of the training loop (rollout + update), no evaluation.
 
+    `settings` are Config fields (a training config file's, or the defaults; the command's options win).
     `steps_per_second` is the steady rate, after the first metrics window (10 updates): what a long run
     sees. `steps_per_second_overall` also counts starting torch and the workers. `rollout_s` and
     `update_s` split the steady time between playing and learning."""
-    import json
     import tempfile
-    from pathlib import Path
 
     from .training.a2c import Config, load_checkpoint, train
 
-    cfg = Config(total_steps=steps, num_envs=envs, eval_every=0, workers=workers, threads=threads)
+    cfg = Config.from_dict({"num_envs": 128, **(settings or {}), "total_steps": steps, "eval_every": 0})
     with tempfile.TemporaryDirectory() as tmp, open("/dev/null", "w") as quiet:
         start = time.perf_counter()
         ckpt = train(cfg, Path(tmp), log=quiet)
@@ -89,11 +89,12 @@ def bench_train(steps: int, envs: int, workers: int = 2, threads: int = 1) -> di
         done = load_checkpoint(ckpt)["progress"]["steps"]  # whole rollouts: can pass `steps`
         records = [json.loads(line) for line in (Path(tmp) / "metrics.jsonl").read_text().splitlines()]
     if len(records) < 2:
-        raise ValueError(f"--steps {steps} is too few: at least {20 * envs * cfg.rollout_len:,} steps give two "
+        raise ValueError(f"--steps {steps} is too few: at least {20 * cfg.num_envs * cfg.rollout_len:,} steps give two "
                          "metrics windows")
     first, last = records[0], records[-1]
     steady = (last["steps"] - first["steps"]) / (last["seconds"] - first["seconds"])
-    return {"steps": done, "envs": envs, "workers": workers, "learner_threads": threads,
+    return {"steps": done, "envs": cfg.num_envs, "workers": cfg.workers, "learner_threads": cfg.threads,
+            "update_epochs": cfg.update_epochs, "num_minibatches": cfg.num_minibatches,
             "seconds": round(seconds, 2), "steps_per_second": round(steady),
             "steps_per_second_overall": round(done / seconds),
             "rollout_s": round(sum(r["rollout_s"] for r in records[1:]), 2),
@@ -207,9 +208,15 @@ def run(args) -> int:
         if importlib.util.find_spec("torch") is None:
             print('bench train needs the train extra: pip install -e ".[train]"')
             return 2
+        settings = {}
         try:
-            report(bench_train(args.steps, args.envs, args.workers, args.threads), args.json)
-        except ValueError as err:
+            if args.config:
+                settings = json.loads(Path(args.config).read_text(encoding="utf-8"))
+            for key, value in (("num_envs", args.envs), ("workers", args.workers), ("threads", args.threads)):
+                if value is not None:
+                    settings[key] = value
+            report(bench_train(args.steps, settings), args.json)
+        except (OSError, ValueError, TypeError) as err:
             print(f"cuarenta-tutor bench train: {err}")
             return 2
         return 0

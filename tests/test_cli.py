@@ -71,14 +71,21 @@ def test_bench_agent_and_tui_print_figures():
     assert (tui["first_paint_s"] is None) == (shutil.which("tmux") is None)
 
 
-def test_bench_train_reports_steps_per_second():
+def test_bench_train_reports_steps_per_second(tmp_path):
     import importlib.util
 
     import pytest
 
     if importlib.util.find_spec("torch") is None:
         pytest.skip("needs the train extra")
-    out = cli("bench", "train", "--steps", "2048", "--envs", "8", "--json")
+    config = tmp_path / "small.json"
+    config.write_text(json.dumps({"num_envs": 4, "rollout_len": 8, "hidden": 16, "feature": 16, "strategy": 16}))
+    out = cli("bench", "train", "--config", str(config), "--steps", "640", "--workers", "1", "--json")
     assert out.returncode == 0, out.stdout + out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
-    assert result["steps_per_second"] > 0 and result["steps"] >= 2048
+    assert result["steps_per_second"] > 0 and result["steps_per_second_overall"] > 0 and result["steps"] >= 640
+    assert result["envs"] == 4 and result["workers"] == 1 and result["rollout_s"] > 0 and result["update_s"] > 0
+    short = cli("bench", "train", "--config", str(config), "--steps", "64")
+    assert short.returncode == 2 and "too few: at least 640 steps" in short.stdout
+    missing = cli("bench", "train", "--config", str(tmp_path / "nope.json"))
+    assert missing.returncode == 2 and "nope.json" in missing.stdout
