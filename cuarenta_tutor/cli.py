@@ -194,7 +194,14 @@ def run_training_command(args) -> int:
     except (TypeError, ValueError) as err:
         print(f"cuarenta-tutor train: {err}", file=sys.stderr)
         return 2
-    ckpt = train(cfg, Path(args.out), resume=args.resume)
+    try:
+        ckpt = train(cfg, Path(args.out), resume=args.resume)
+    except KeyboardInterrupt:
+        print(f"\ncuarenta-tutor train: stopped; continue with --resume --out {args.out}", file=sys.stderr)
+        return 130
+    except RuntimeError as err:  # a rollout worker died: say so, without a traceback
+        print(f"\ncuarenta-tutor train: {err}", file=sys.stderr)
+        return 1
     print(f"checkpoint: {ckpt}")
     return 0
 
