@@ -73,7 +73,8 @@ def bench_bots(names: list[str], count: int, seed: int) -> dict:
 def bench_train(steps: int, settings: dict | None = None) -> dict:
     """Environment steps per second of the training loop (rollout + update), no evaluation.
 
-    `settings` are Config fields (a training config file's, or the defaults; the command's options win).
+    `settings` are Config fields (a training config file's, or the defaults with 128 games, 2 rollout
+    workers and the learner on 2 threads, as the shipped run; the command's options win).
     `steps_per_second` is the steady rate, after the first metrics window (10 updates): what a long run
     sees. `steps_per_second_overall` also counts starting torch and the workers. `rollout_s` and
     `update_s` split the steady time between playing and learning."""
@@ -81,7 +82,8 @@ def bench_train(steps: int, settings: dict | None = None) -> dict:
 
     from .training.a2c import Config, load_checkpoint, train
 
-    cfg = Config.from_dict({"num_envs": 128, **(settings or {}), "total_steps": steps, "eval_every": 0})
+    cfg = Config.from_dict({"num_envs": 128, "workers": 2, "threads": 2, **(settings or {}), "total_steps": steps,
+                            "eval_every": 0})
     with tempfile.TemporaryDirectory() as tmp, open("/dev/null", "w") as quiet:
         start = time.perf_counter()
         ckpt = train(cfg, Path(tmp), log=quiet)

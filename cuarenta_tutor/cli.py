@@ -54,7 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     train_bench.add_argument("--config", help="a training config file (default: the A2C defaults, 128 games)")
     train_bench.add_argument("--envs", type=int, help="games side by side (default 128 or the config's)")
     train_bench.add_argument("--workers", type=int, help="rollout processes (default 2, one per core)")
-    train_bench.add_argument("--threads", type=int, help="torch threads of the learner (default 1)")
+    train_bench.add_argument("--threads", type=int,
+                             help="torch threads of the learner, which works alone while the workers wait "
+                                  "(default 2, or the config's)")
     train_bench.add_argument("--json", action="store_true")
     agent = bench_sub.add_parser("agent", help="the ONNX agent: full decision latency and batch throughput")
     agent.add_argument("--model", help="ONNX model (default: the shipped one)")
