@@ -46,6 +46,7 @@ never reach the vector (tests reshuffle them and compare).
 
 from __future__ import annotations
 
+import functools
 import struct
 
 import numpy as np
@@ -66,20 +67,14 @@ def _cut(value) -> float:
     return 1.0 if value is None else value / 40
 
 
-_RULES_TAIL: dict = {}
-
-
-def _rules_tail(rules) -> list:
+@functools.cache
+def _rules_tail(rules) -> tuple:
     """Slots 93-104 (the rules options), computed once per Rules value."""
-    tail = _RULES_TAIL.get(rules)
-    if tail is None:
-        tail = _RULES_TAIL[rules] = [
-            float(rules.caida_limpia_stack), rules.ronda_points / 4, _cut(rules.ronda_cutoff),
+    return (float(rules.caida_limpia_stack), rules.ronda_points / 4, _cut(rules.ronda_cutoff),
             float(rules.four_of_a_kind == "win"), rules.ronda_caida_bonus / 10, _cut(rules.carton_cutoff),
             _cut(rules.limpia_cutoff), float(rules.sum_max_cards == 2), float(rules.match_takes_all_same_rank),
             float(rules.forced_capture), float(rules.leftover_table_cards == "last_capturer"),
-            float(rules.players == 4)]
-    return tail
+            float(rules.players == 4))
 
 
 def encode_into(out: np.ndarray, state: State, seat: int) -> np.ndarray:
@@ -100,7 +95,7 @@ def encode_into(out: np.ndarray, state: State, seat: int) -> np.ndarray:
         v[30 + (c >> 2)] += 0.25
     for r in range(10):
         v[40 + r] = 1.0 - v[r] - v[10 + r] - v[20 + r] - v[30 + r]
-    v += _ZEROS_50_91
+    v += _ZEROS_50_92
     if state.trailed >= 0:
         v[50 + state.trailed] = 1.0
     n = state.rules.players
@@ -134,7 +129,7 @@ def encode_into(out: np.ndarray, state: State, seat: int) -> np.ndarray:
 
 
 _PACK = struct.Struct(f"={OBS_SIZE}f")
-_ZEROS_50_91 = [0.0] * 43
+_ZEROS_50_92 = [0.0] * 43
 """Slots 50-92, filled in place by encode_into."""
 
 

@@ -22,8 +22,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ..encoding import N_ACTIONS, OBS_SIZE
-from .model import ActorCritic
+from .model import build_net
 from .rollout import Rollouts
 
 
@@ -88,8 +87,7 @@ class Config:
         from ..engine import preset
 
         preset(self.rules)  # ValueError names the presets
-        bots = {"expert", "greedy", "random"}
-        unknown = sorted(set(self.pool) - bots - {"self", "past"})
+        unknown = sorted(set(self.pool) - {"self", "past", "expert", "greedy", "random"})
         if unknown:
             raise ValueError(f"unknown opponent kind(s) in pool: {', '.join(unknown)}; "
                              "choose from self, past, expert, greedy, random")
@@ -137,10 +135,6 @@ def save_checkpoint(path: Path, net, optimizer, cfg: Config, progress: dict) -> 
 def load_checkpoint(path) -> dict:
     """A checkpoint as saved by training (tensors and plain values only: weights_only=True)."""
     return torch.load(path, map_location="cpu", weights_only=True)
-
-
-def build_net(cfg: Config) -> ActorCritic:
-    return ActorCritic(OBS_SIZE, N_ACTIONS, cfg.feature, cfg.strategy, cfg.hidden)
 
 
 def update(net, optimizer, buf: dict, advantages, returns, cfg: Config, bc_weight: float) -> dict:

@@ -14,7 +14,8 @@ from torch import nn
 
 from ..agents.onnx_contract import INPUTS, OPSET, OUTPUTS
 from ..encoding import ENCODING_VERSION, N_ACTIONS, OBS_SIZE
-from .a2c import Config, build_net, load_checkpoint
+from .a2c import Config, load_checkpoint
+from .model import build_net
 
 
 class ExportError(RuntimeError):

@@ -10,6 +10,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from ..encoding import N_ACTIONS, OBS_SIZE
+
 MASKED = -1e9
 """Logit given to illegal actions (finite, so an all-masked row never produces NaN in training)."""
 
@@ -73,3 +75,8 @@ class ActorCritic(nn.Module):
             core, (h, c) = self.lstm(x[a:b], (h * keep, c * keep))
             outputs.append(core)
         return self.heads(torch.cat(outputs), mask)
+
+
+def build_net(cfg) -> ActorCritic:
+    """The network for a training config (its feature, strategy and hidden sizes)."""
+    return ActorCritic(OBS_SIZE, N_ACTIONS, cfg.feature, cfg.strategy, cfg.hidden)

@@ -20,6 +20,7 @@ import torch.multiprocessing as mp
 from ..agents import make_policy
 from ..encoding import N_ACTIONS, OBS_SIZE, encode_into
 from ..engine import apply, legal_actions, preset, start_game
+from .model import build_net
 
 LEARNER, PAST, BOT = 0, 1, 2
 
@@ -69,8 +70,6 @@ class Rollout:
     """Plays `cfg.rollout_len` plays in games [first, first + count) and fills their columns of `buffers`."""
 
     def __init__(self, cfg, buffers: dict, first: int, count: int, worker: int, start_update: int):
-        from .a2c import build_net
-
         self.cfg = cfg
         seed = f"{cfg.seed}:{worker}:{start_update}"  # a resumed run draws new games, never the first ones again
         self.games = Games(cfg, count, random.Random(seed))
@@ -210,8 +209,8 @@ class Rollouts:
             return
         for t in self.buffers.values():
             t.share_memory_()
-        from .a2c import build_net
-
+        # Sized from a fresh network; building it draws from torch's global generator, which the
+        # learner's minibatch order then continues from, so removing it would change every run.
         self.weights = torch.zeros(sum(p.numel() for p in build_net(cfg).parameters())).share_memory_()
         ctx = mp.get_context("spawn")  # fork after torch has run is unsafe; spawn works everywhere
         for w, (first, count) in enumerate(self.ranges):
