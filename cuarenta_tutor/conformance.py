@@ -17,6 +17,7 @@ from .engine import (
     RANKS,
     VALUE,
     Caida,
+    Dealer,
     Dealt,
     FourOfAKind,
     IllegalMove,
@@ -24,13 +25,12 @@ from .engine import (
     Played,
     Ronda,
     Rules,
+    State,
     apply,
     capture_options,
     choice_to_action,
-    deal_pending,
     is_legal,
     make_position,
-    new_game,
     parse_rank,
     play_points,
     rank_of,
@@ -72,7 +72,7 @@ def _rules(case: dict, players: int = 2) -> Rules:
 
 def run_structure(case, setup, expected):
     if not setup:
-        state = new_game(Rules(), seed=0)  # every card is in some hand or the stock
+        state = Dealer(0).start(Rules())[0]  # every card is in some hand or the stock
         deck = list(state.stock) + [c for h in state.hands for c in h]
         counts = Counter(rank_of(c) for c in deck)
         _check("deck_size", len(set(deck)), expected["deck_size"])
@@ -86,7 +86,8 @@ def run_structure(case, setup, expected):
     n = rules.players
     # Suit-major deck: every 5-card batch holds 5 distinct ranks, so no announcement ends the hand.
     deck = [make_card(r, s) for s in range(4) for r in range(10)]
-    state = new_game(rules, dealer=setup["dealer"], decks=[deck])
+    dealer = Dealer(0, [deck, deck])
+    state = dealer.start(rules, setup["dealer"])[0]
     got = {"teams": {str(t): [s for s in range(n) if s % 2 == t] for t in (0, 1)},
            "first_player": state.turn,
            "cards_per_player_per_deal": len(state.hands[0]),
@@ -98,7 +99,7 @@ def run_structure(case, setup, expected):
         seat = state.turn
         if len(order) < 5 * n:
             order.append(seat)
-        state, events = apply(state, trail_action(rank_of(state.hands[seat][0])))
+        state, events = dealer.play(state, trail_action(rank_of(state.hands[seat][0])))
         if any(isinstance(e, Dealt) for e in events):
             if state.hand_no != 0:
                 break
@@ -116,8 +117,8 @@ def run_capture_options(case, setup, expected):
     rules = _rules(case)
     played = parse_rank(setup["played"])
     table = [parse_rank(r) for r in setup["table"]]
-    got = [{"kind": o["kind"], "base": sorted(RANKS[r] for r in o["base"]),
-            "sequence": sorted(RANKS[r] for r in o["sequence"]), "captured": sorted(RANKS[r] for r in o["captured"])}
+    got = [{"kind": o.kind, "base": sorted(RANKS[r] for r in o.base),
+            "sequence": sorted(RANKS[r] for r in o.sequence), "captured": sorted(RANKS[r] for r in o.captured)}
            for o in capture_options(table, played, rules)]
     want = [{k: (sorted(v) if isinstance(v, list) else v) for k, v in o.items()} for o in expected["options"]]
     key = lambda o: json.dumps(o, sort_keys=True)  # noqa: E731
@@ -194,8 +195,9 @@ def _awards(events) -> list[dict]:
     return awards
 
 
-def _dealing_position(rules, dealer, deals, table=(), scores=(0, 0)):
-    """A position just before the first deal, with a stock stacked to deal `deals` (a list of {seat: ranks})."""
+def _dealing_position(rules, dealer, deals, table=(), scores=(0, 0)) -> tuple[State, Dealer]:
+    """A position just before the first deal, and a dealer whose stock is stacked to deal `deals` (a list of
+    {seat: ranks}) in order."""
     n = rules.players
     stock = []
     for deal in deals:
@@ -203,14 +205,21 @@ def _dealing_position(rules, dealer, deals, table=(), scores=(0, 0)):
             stock.extend(deal[str((dealer + 1 + i) % n)])
     counts = Counter(list(stock) + list(table))
     stock += [r for r in RANKS for _ in range(4 - counts[r])]
-    return make_position(rules, hands=[[]] * n, table=table, turn=(dealer + 1) % n, dealer=dealer,
-                         scores=scores, stock=stock)
+    state = make_position(rules, hands=[[]] * n, table=table, turn=(dealer + 1) % n, dealer=dealer,
+                          scores=scores, stock=stock)
+    free = sorted(state.stock)
+    order = []
+    for rank in stock:  # the stacked ranks as cards of the stock (which suit goes where does not matter)
+        card = next(c for c in free if rank_of(c) == parse_rank(rank))
+        free.remove(card)
+        order.append(card)
+    return state, Dealer.for_world(state, order)
 
 
 def run_deal_announcements(case, setup, expected):
     rules = _rules(case, setup["players"])
-    state = _dealing_position(rules, setup["dealer"], [setup["hands"]], scores=_teams(setup["team_scores"]))
-    state, events = deal_pending(state)
+    state, dealer = _dealing_position(rules, setup["dealer"], [setup["hands"]], scores=_teams(setup["team_scores"]))
+    state, events = dealer.deal(state)
     _check("awards", _awards(events), expected["awards"])
     _check_end(expected, state)
 
@@ -265,9 +274,9 @@ def run_carton_table(case, setup, expected):
 
 def run_scenario(case, setup, expected):
     rules = _rules(case, setup["players"])
-    state = _dealing_position(rules, setup["dealer"], setup["deals"], setup.get("table", ()),
-                              _teams(setup["team_scores"]))
-    state, events = deal_pending(state)
+    state, dealer = _dealing_position(rules, setup["dealer"], setup["deals"], setup.get("table", ()),
+                                      _teams(setup["team_scores"]))
+    state, events = dealer.deal(state)
     if "announcements" in expected:
         _check("announcements", _awards(events), expected["announcements"])
     steps_expected = expected.get("steps", [])
@@ -282,7 +291,7 @@ def run_scenario(case, setup, expected):
         choice = step["choice"]
         try:
             action = choice_to_action(played, choice["kind"], [parse_rank(r) for r in choice["base"]], rules)
-            after, events = apply(state, action)
+            after, events = dealer.play(state, action)
         except IllegalMove as err:
             if want.get("legal", True):
                 raise CaseError(f"{where}: the engine refuses the play: {err}") from None

@@ -51,7 +51,8 @@ import struct
 
 import numpy as np
 
-from .engine import N_ACTIONS, State, legal_actions
+from .engine import CARTON_CARDS, N_ACTIONS, TARGET_SCORE, Rules, State, legal_actions
+from .engine.cards import DECK_SIZE
 
 ENCODING_VERSION = 1
 OBS_SIZE = 106
@@ -63,8 +64,14 @@ INDEX_MAP = [line.strip("| ").split("|")[0].strip() for line in __doc__.splitlin
 """The slice column of the docstring table (kept in the model card)."""
 
 
+STANDARD = Rules()
+MARKS = (STANDARD.carton_cutoff, STANDARD.limpia_cutoff)
+"""The score marks of slots 74-77: the standard preset's cut-offs (30 and 38), fixed so the slots mean the same
+under every preset (the rules slots 93-104 say what each preset does at them)."""
+
+
 def _cut(value) -> float:
-    return 1.0 if value is None else value / 40
+    return 1.0 if value is None else value / TARGET_SCORE
 
 
 @functools.cache
@@ -106,13 +113,14 @@ def encode_into(out: np.ndarray, state: State, seat: int) -> np.ndarray:
     if n == 4:
         v[71] = float(any(rondas[s] >= 0 for s in range(n) if s != seat and (s & 1) == team))
     mine, theirs = state.scores[team], state.scores[1 - team]
-    v[72], v[73] = mine / 40, theirs / 40
-    v[74], v[75], v[76], v[77] = float(mine >= 30), float(mine >= 38), float(theirs >= 30), float(theirs >= 38)
+    low, high = MARKS
+    v[72], v[73] = mine / TARGET_SCORE, theirs / TARGET_SCORE
+    v[74], v[75], v[76], v[77] = float(mine >= low), float(mine >= high), float(theirs >= low), float(theirs >= high)
     own_pile, other_pile = len(own_cards), len(other_cards)
-    v[78], v[79] = own_pile / 40, other_pile / 40
-    v[80], v[81] = float(own_pile >= 20), float(other_pile >= 20)
+    v[78], v[79] = own_pile / DECK_SIZE, other_pile / DECK_SIZE
+    v[80], v[81] = float(own_pile >= CARTON_CARDS), float(other_pile >= CARTON_CARDS)
     v[82 + min(state.deal_no, 3)] = 1.0
-    v[86] = len(state.stock) / 40
+    v[86] = len(state.stock) / DECK_SIZE
     v[87] = len(state.hands[seat]) / 5
     v[88] = len(state.hands[(seat + 1) % n]) / 5
     v[89] = float(state.dealer == seat)

@@ -7,9 +7,29 @@ import pytest
 
 from cuarenta_tutor.agents import ExpertPolicy
 from cuarenta_tutor.encoding import ENCODING_VERSION, INDEX_MAP, N_ACTIONS, OBS_SIZE, encode, encode_into, legal_mask
-from cuarenta_tutor.engine import apply, legal_actions, make_position, new_game, parse_rank, preset
+from cuarenta_tutor.engine import (
+    Dealer,
+    determinize,
+    legal_actions,
+    make_position,
+    parse_rank,
+    preset,
+    unseen_cards,
+)
 
-from .test_agents import reshuffled
+
+def reshuffled(state, seat, rng):
+    """The same position for `seat` with every card it cannot see dealt differently (hand sizes kept), and
+    the other seats' ronda ranks changed (that a seat announced one is public, its rank is not)."""
+    pool = unseen_cards(state, seat)
+    rng.shuffle(pool)
+    hands, i = list(state.hands), 0
+    for s in range(len(hands)):
+        if s != seat:
+            hands[s] = tuple(sorted(pool[i:i + len(hands[s])]))
+            i += len(hands[s])
+    rondas = tuple(r if s == seat or r < 0 else rng.randrange(10) for s, r in enumerate(state.rondas))
+    return state._replace(hands=tuple(hands), stock=tuple(sorted(pool[i:])), rondas=rondas)
 
 
 def test_layout_is_documented():
@@ -24,10 +44,11 @@ def test_layout_is_documented():
 def game_states(count, players=2, seed=0):
     expert, out, g = ExpertPolicy(), [], 0
     while len(out) < count:
-        state = new_game(preset("standard", players=players), seed=seed + g)
+        dealer = Dealer(seed + g)
+        state, _ = dealer.start(preset("standard", players=players))
         while state.winner < 0 and len(out) < count:
             out.append(state)
-            state, _ = apply(state, expert.decide(state).action)
+            state, _ = dealer.play(state, expert.decide(state).action)
         g += 1
     return out
 
@@ -35,10 +56,13 @@ def game_states(count, players=2, seed=0):
 @pytest.mark.parametrize("players", [2, 4])
 def test_hidden_cards_never_leak(players):
     rng = random.Random(1)
+    changed = 0
     for state in game_states(150, players)[::3]:
         for seat in range(players):
-            other = reshuffled(state, seat, rng)
-            assert np.array_equal(encode(state, seat), encode(other, seat))
+            for other in (reshuffled(state, seat, rng), determinize(state, seat, rng).state):
+                changed += other.hands != state.hands
+                assert np.array_equal(encode(state, seat), encode(other, seat))
+    assert changed > 50  # the hidden cards really moved
 
 
 def test_what_a_seat_knows_is_in_the_vector():

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from cuarenta_tutor.engine import (
     N_ACTIONS,
     RANKS,
+    Dealer,
     IllegalMove,
     Rules,
     apply,
@@ -22,7 +23,6 @@ from cuarenta_tutor.engine import (
     make_position,
     preset,
     rank_of,
-    start_game,
 )
 
 from .test_rules import R, names, ranks
@@ -268,11 +268,17 @@ ANY_VALUE = st.one_of(
 
 @st.composite
 def game_states(draw):
+    """A state of a seeded game after random legal plays: on turn, over, or (sometimes) awaiting a deal."""
     rules = draw(st.sampled_from(RULE_SETS))
     seed = draw(st.integers(min_value=0, max_value=10**6))
     dealer = draw(st.integers(min_value=0, max_value=rules.players - 1))
-    state, _ = start_game(rules, seed=seed, dealer=dealer)
+    cards = Dealer(seed)
+    state, _ = cards.start(rules, dealer)
     for _ in range(draw(st.integers(min_value=0, max_value=90))):
+        if state.needs_deal:
+            if draw(st.booleans()):
+                break  # stop before the deal: no move is legal until the cards are dealt
+            state, _ = cards.deal(state)
         legal = legal_actions(state)
         if not legal:
             break
@@ -312,13 +318,21 @@ def test_legal_actions_never_raise(state):
     if state.is_over:
         assert legal == ()
         return
+    if state.needs_deal:
+        assert legal == () and not any(state.hands)
+        for a in range(N_ACTIONS):
+            with pytest.raises(IllegalMove) as err:
+                apply(state, a)
+            assert err.value.reason == "deal_first"
+        return
     assert legal, "a player on turn always has a legal move (R-TURN-2: no passing)"
     for a in legal:
         assert type(a) is int and 0 <= a < N_ACTIONS
         check_action(state, a)
         assert is_legal(state, a)
         after, events = apply(state, a)
-        assert sum(len(h) for h in after.hands) <= sum(len(h) for h in state.hands) + 5 * state.players
+        # A play never deals: exactly one card leaves the hands.
+        assert sum(len(h) for h in after.hands) == sum(len(h) for h in state.hands) - 1
     for a in set(range(N_ACTIONS)) - set(legal):
         assert not is_legal(state, a)
         with pytest.raises(IllegalMove):

@@ -21,6 +21,7 @@ from cuarenta_tutor.engine import (
     TRAIL,
     VALUE,
     Caida,
+    Dealer,
     Dealt,
     FourOfAKind,
     GameWon,
@@ -38,17 +39,17 @@ from cuarenta_tutor.engine import (
     carton_value,
     check_action,
     choice_to_action,
-    deal_pending,
-    hand_deck,
+    deal,
     is_legal,
     legal_actions,
     make_position,
     new_game,
+    parse_card,
     parse_rank,
     preset,
     rank_of,
+    seeded_deck,
     settle_hand,
-    start_game,
 )
 
 # --------------------------------------------------------------------------------------------------
@@ -95,9 +96,19 @@ def of_type(events, kind):
 def option_set(options):
     """Capture options as a set of (kind, base names, sequence names)."""
     return {
-        (o["kind"], tuple(RANKS[r] for r in sorted(o["base"])), tuple(RANKS[r] for r in o["sequence"]))
+        (o.kind, tuple(RANKS[r] for r in sorted(o.base)), tuple(RANKS[r] for r in o.sequence))
         for o in options
     }
+
+
+def stacked(state, text: str) -> list[int]:
+    """Cards of `state`'s stock with the given ranks, in that order: a deal stacked by hand."""
+    free, out = list(state.stock), []
+    for r in ranks(text):
+        card = next(c for c in free if rank_of(c) == r)
+        free.remove(card)
+        out.append(card)
+    return out
 
 
 def opt(kind: str, base: str, seq: str = ""):
@@ -129,7 +140,7 @@ def deck_starting_with(prefix: list[str]) -> list[str]:
 
 
 def test_deck_has_40_cards_four_of_each_of_ten_ranks():
-    deck = hand_deck(seed=123, hand_no=0)
+    deck = seeded_deck(seed=123, hand_no=0)
     assert len(deck) == 40 and len(set(deck)) == 40
     counts = Counter(RANKS[rank_of(c)] for c in deck)
     assert counts == {r: 4 for r in "A 2 3 4 5 6 7 J Q K".split()}
@@ -166,8 +177,8 @@ def test_numeric_values(rank, value):
 )
 def test_sequence_order_and_no_wrap_after_K(played, table, expected_run):
     # R-DECK-3 through the escalera of a match.
-    (option,) = [o for o in capture_options(ranks(table), R(played)) if o["kind"] == "match"]
-    assert [RANKS[r] for r in option["sequence"]] == names(expected_run)
+    (option,) = [o for o in capture_options(ranks(table), R(played)) if o.kind == "match"]
+    assert [RANKS[r] for r in option.sequence] == names(expected_run)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -220,7 +231,7 @@ def test_deals_per_hand(players, deals):
 )
 def test_first_deal_five_cards_each_from_player_after_dealer(players, dealer, order):
     deck = suit_major_deck()
-    state, events = start_game(Rules(players=players), dealer=dealer, decks=[deck])
+    state, events = Dealer(0, [deck]).start(Rules(players=players), dealer)
     # R-DEAL-1: table empty; R-DEAL-3: batches of 5, starting after the dealer and ending with him.
     assert state.table == ()
     for i, seat in enumerate(order):
@@ -232,9 +243,10 @@ def test_first_deal_five_cards_each_from_player_after_dealer(players, dealer, or
     assert of_type(events, Dealt) == [Dealt(0, 0, dealer)]
 
 
-def _ids(card_strings):
-    pos = make_position(Rules(), hands=[list(card_strings), []])
-    return pos.hands[0]
+def _ids(card_strings, sort=True):
+    """Card ids of card strings (sorted, as a hand holds them, unless sort=False)."""
+    cards = tuple(parse_card(c) for c in card_strings)
+    return tuple(sorted(cards)) if sort else cards
 
 
 @pytest.mark.parametrize(
@@ -245,13 +257,14 @@ def _ids(card_strings):
 def test_whole_hand_structure_dealer_plays_last_and_rotates(players, dealer):
     deck = suit_major_deck()
     rules = Rules(players=players)
-    state, events = start_game(rules, dealer=dealer, decks=[deck, deck])
+    cards = Dealer(0, [deck, deck])
+    state, events = cards.start(rules, dealer)
     deals = [e for e in events if isinstance(e, Dealt)]
     play_seats_per_deal: list[list[int]] = [[]]
     hand_end = None
     for _ in range(40):
         seat = state.turn
-        state, events = apply(state, rank_of(state.hands[seat][0]))  # trail: always legal by default
+        state, events = cards.play(state, rank_of(state.hands[seat][0]))  # trail: always legal by default
         play_seats_per_deal[-1].append(seat)
         for e in events:
             if isinstance(e, HandEnded):
@@ -287,8 +300,11 @@ def test_table_carries_over_between_deals_and_same_dealer_deals_again():
     # R-DEAL-3/R-DEAL-4: when hands are empty and stock remains, the same dealer deals; table stays.
     stock = names("A 2 4 6 7 J Q K A 2")
     state = make_position(Rules(), hands=[["3"], ["5"]], turn=0, dealer=1, stock=stock)
+    order = stacked(state, " ".join(stock))
     state, _ = play(state, "3")
     state, events = play(state, "5")
+    assert of_type(events, Dealt) == [] and state.needs_deal  # a play never deals
+    state, events = deal(state, order)
     assert of_type(events, Dealt) == [Dealt(0, 1, 1)]
     assert card_ranks(state.table) == ["3", "5"]
     assert card_ranks(state.hands[0]) == sorted_names("A 2 4 6 7")
@@ -297,11 +313,12 @@ def test_table_carries_over_between_deals_and_same_dealer_deals_again():
 
 
 @pytest.mark.parametrize("players", [2, 4], ids=["2-players", "4-players"])
-def test_deal_pending_deals_from_stock_after_dealer(players):
+def test_deal_deals_from_stock_after_dealer(players):
     stock = suit_major_deck()[: 5 * players]
     state = make_position(Rules(players=players), hands=[[] for _ in range(players)], turn=1 % players,
                           dealer=0, stock=stock)
-    dealt, events = deal_pending(state)
+    assert state.needs_deal
+    dealt, events = deal(state, _ids(stock, sort=False))
     assert of_type(events, Dealt) == [Dealt(0, 0, 0)]
     for i in range(players):
         seat = (1 + i) % players
@@ -382,7 +399,7 @@ def test_capture_options(table, played, expected, overrides):
     assert option_set(options) == expected
     for o in options:
         # captured = base + sequence (R-CAP-OPTIONS 3)
-        assert list(o["captured"]) == list(o["base"]) + list(o["sequence"])
+        assert list(o.captured) == list(o.base) + list(o.sequence)
 
 
 @pytest.mark.parametrize(
@@ -661,8 +678,10 @@ def test_first_play_of_a_new_deal_is_never_a_caida():
     # by matching that 5: not a caída. The table carries over (R-DEAL-4).
     stock = names("5 A 2 4 6 7 J Q K A")
     state = make_position(Rules(), hands=[["3"], ["5"]], turn=0, dealer=1, stock=stock, table=names("K"))
+    order = stacked(state, " ".join(stock))
     state, _ = play(state, "3")
-    state, events = play(state, "5")
+    state, _ = play(state, "5")
+    state, events = deal(state, order)
     assert of_type(events, Dealt) == [Dealt(0, 1, 1)]
     assert card_ranks(state.table) == sorted_names("K 3 5")
     state, events = play(state, "5", "match", "5")
@@ -812,7 +831,7 @@ def test_unscored_ronda_is_still_recorded_for_the_bonus():
 def test_ronda_announced_on_deal_then_ronda_caida_bonus():
     # Dealer seat 1 is dealt three 5s (ronda, +2), trails one; seat 0 takes it: caída + 10.
     deck = deck_starting_with(names("5 6 7 J Q") + names("5 5 5 A 2"))
-    state, events = start_game(Rules(), dealer=1, decks=[deck])
+    state, events = Dealer(0, [deck]).start(Rules(), dealer=1)
     assert of_type(events, Ronda) == [Ronda(1, 1, 2, "ronda")]
     assert state.scores == (0, 2)
     state, _ = play(state, "Q")
@@ -825,7 +844,7 @@ def test_ronda_announced_on_deal_then_ronda_caida_bonus():
 
 def test_four_of_a_kind_on_deal_ends_game_before_any_play():
     deck = deck_starting_with(names("K K K K A") + names("2 3 4 5 6"))
-    state, events = start_game(Rules(), dealer=1, decks=[deck])
+    state, events = Dealer(0, [deck]).start(Rules(), dealer=1)
     assert of_type(events, FourOfAKind) == [FourOfAKind(0, 0)]
     assert state.is_over and state.winner == 0
     assert of_type(events, GameWon) and of_type(events, GameWon)[0].team == 0
@@ -953,6 +972,7 @@ def test_end_of_hand_leftovers_in_play(overrides, carton, final_captured):
     assert sum(state.scores) == sum(carton) + rondas
     # Next hand: piles and table reset, dealer rotated (R-GAME-1, R-DEAL-5).
     assert state.hand_no == 1 and state.dealer == 0 and state.piles == ((), ()) and state.table == ()
+    assert state.needs_deal and sorted(state.stock) == list(range(40))  # the next hand awaits its first deal
 
 
 # --------------------------------------------------------------------------------------------------

@@ -2,24 +2,49 @@
 
 from __future__ import annotations
 
-from .actions import ACTION_BASE, ACTION_KIND, MATCH, TRAIL, count_in, escalera, pack
-from .play import _compute_legal, _rank_actions
+from typing import NamedTuple
+
+from .actions import ACTION_BASE, ACTION_KIND, KIND_NAMES, MATCH, TRAIL, count_in, escalera, pack, trail_action
+from .play import rank_actions
 from .rules import Rules
 
 
-def capture_options(table_ranks, played_rank: int, rules: Rules | None = None) -> list[dict]:
-    """Every capture option of a rank on a table (R-CAP-OPTIONS): kind, base, sequence, captured ranks."""
+class CaptureOption(NamedTuple):
+    """One way a played rank can capture, or its trail: the action id and the ranks it takes."""
+
+    action: int
+    kind: str
+    """"match", "sum" or "trail"."""
+    base: tuple
+    """The ranks of the match or the addition (empty for a trail)."""
+    sequence: tuple
+    """The escalera taken after the base (R-CAP-SEQ)."""
+
+    @property
+    def captured(self) -> tuple:
+        """Every table rank the move takes."""
+        return self.base + self.sequence
+
+
+def capture_options(table_ranks, played_rank: int, rules: Rules | None = None,
+                    with_trail: bool = False) -> list[CaptureOption]:
+    """Every capture option of a rank on a table (R-CAP-OPTIONS), in action order; `with_trail` adds the
+    trail last where the rules allow it (not under forced capture when a capture exists)."""
     rules = rules or Rules()
     table = pack(table_ranks)
     options = []
-    ids = [a for a in _compute_legal(1 << played_rank, table, rules) if ACTION_KIND[a] != TRAIL]
-    for a in ids:
-        base = list(ACTION_BASE[a])
+    trail = False
+    for a in rank_actions(played_rank, table, rules):
+        if ACTION_KIND[a] == TRAIL:
+            trail = True
+            continue
+        base = ACTION_BASE[a]
         if ACTION_KIND[a] == MATCH and rules.match_takes_all_same_rank:
             base = base * count_in(table, played_rank)
-        run = escalera(table - pack(base), played_rank)
-        options.append({"action": a, "kind": "match" if ACTION_KIND[a] == MATCH else "sum",
-                        "base": base, "sequence": run, "captured": base + run})
+        options.append(CaptureOption(a, KIND_NAMES[ACTION_KIND[a]], base, tuple(escalera(table - pack(base),
+                                                                                         played_rank))))
+    if with_trail and trail:
+        options.append(CaptureOption(trail_action(played_rank), "trail", (), ()))
     return options
 
 
@@ -31,13 +56,13 @@ def capture_outcomes(rank: int, table_packed: int, rules: Rules) -> tuple[tuple[
 
     Cached like legal moves; the bots use it to weigh what the next player could take.
     """
-    key = (table_packed << 8) | (rank << 4) | rules._legal_key | (rules.match_takes_all_same_rank << 3)
+    key = (table_packed << 9) | (rank << 5) | (rules.match_takes_all_same_rank << 4) | rules.legal_key
     found = _OUTCOME_CACHE.get(key)
     if found is None:
         if len(_OUTCOME_CACHE) >= 500_000:
             _OUTCOME_CACHE.clear()
         out = []
-        for a in _rank_actions(rank, table_packed, rules):
+        for a in rank_actions(rank, table_packed, rules):
             if ACTION_KIND[a] == TRAIL:
                 continue
             base = ACTION_BASE[a]

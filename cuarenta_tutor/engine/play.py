@@ -1,7 +1,11 @@
-"""Provides the moves: legal actions, capture options, check_action / is_legal / apply, new games.
+"""Provides the steps of a game: legal actions, check_action / is_legal / apply for plays, and `deal`
+for the chance step.
 
 One code path decides legality: `legal_actions` lists the moves, `check_action` explains a refusal,
-`apply` refuses what `legal_actions` does not list and returns (new state, events).
+`apply` refuses what `legal_actions` does not list and returns (new state, events). A play never
+deals: after the last card of a deal the state awaits the next deal (`State.needs_deal`), and after
+the last card of a hand the hand is settled (cartón) and the next hand awaits its first deal. The
+cards a deal gives are a chance outcome, passed to `deal` by whoever deals (dealing.py).
 """
 
 from __future__ import annotations
@@ -24,22 +28,10 @@ from .actions import (
     pack,
     sum_action,
 )
-from .cards import RANKS, VALUE, rank_of
-from .rules import CAIDA_POINTS, LIMPIA_POINTS, TARGET_SCORE, Rules
-from .scoring import announcements, below, settle_hand
-from .state import (
-    Caida,
-    Dealt,
-    GameWon,
-    HandEnded,
-    IllegalMove,
-    Limpia,
-    Played,
-    State,
-    check_deck,
-    first_dealer,
-    hand_deck,
-)
+from .cards import DECK_SIZE, RANKS, VALUE, card_str, rank_of
+from .rules import TARGET_SCORE, Rules
+from .scoring import announcements, capture_score, settle_hand
+from .state import Caida, Dealt, GameWon, HandEnded, IllegalMove, Limpia, Played, State
 
 CARDS_PER_DEAL = 5
 _RELEVANT = tuple(((1 << (FIELD_BITS * (r + 1))) - 1) if VALUE[r] else (15 << (FIELD_BITS * r)) for r in range(10))
@@ -48,9 +40,9 @@ counts of the ranks below it (the only ones a sum can use). The cache below is b
 _RANK_CACHE: dict[int, tuple[int, ...]] = {}
 
 
-def _rank_actions(r: int, table: int, rules: Rules) -> tuple[int, ...]:
-    """The legal actions that play rank r on a table (trail, match, sums), in id order."""
-    limit = rules._sum_limit
+def rank_actions(r: int, table: int, rules: Rules) -> tuple[int, ...]:
+    """The legal actions that play rank r on a packed table (trail, match, sums), in id order."""
+    limit = rules.sum_limit
     captures = [MATCH * 10 + r] if count_in(table, r) else []
     for a in SUMS_BY_RANK[r]:
         if len(ACTION_BASE[a]) <= limit and contains(table, ACTION_BASE_PACKED[a]):
@@ -58,21 +50,21 @@ def _rank_actions(r: int, table: int, rules: Rules) -> tuple[int, ...]:
     return tuple(captures) if captures and rules.forced_capture else (r, *captures)
 
 
-def _compute_legal(rank_mask: int, table: int, rules: Rules) -> tuple[int, ...]:
-    actions = []
-    for r in range(10):
-        if rank_mask >> r & 1:
-            actions.extend(_rank_actions(r, table, rules))
-    return tuple(sorted(actions))
+_LAST: tuple = (None, ())
+"""The last state asked about and its legal actions: a player asks, then `apply` checks the same state."""
 
 
 def legal_actions(state: State) -> tuple[int, ...]:
-    """The legal action ids for the seat on turn, sorted; empty when the game is over."""
+    """The legal action ids for the seat on turn, sorted; empty when the game is over or a deal is due."""
+    global _LAST
+    last = _LAST  # one read: another thread may replace it, never half of it
+    if last[0] is state:
+        return last[1]
     if state.winner >= 0:
         return ()
     rules = state.rules
     table = state.table_packed
-    key_rules = rules._legal_key
+    key_rules = rules.legal_key
     out: list[int] = []
     last = -1
     for c in state.hands[state.turn]:  # hands are sorted, so equal ranks are adjacent
@@ -83,10 +75,12 @@ def legal_actions(state: State) -> tuple[int, ...]:
         key = ((table & _RELEVANT[r]) << 8) | (r << 4) | key_rules
         found = _RANK_CACHE.get(key)
         if found is None:
-            found = _RANK_CACHE[key] = _rank_actions(r, table, rules)
+            found = _RANK_CACHE[key] = rank_actions(r, table, rules)
         out += found
     out.sort()
-    return tuple(out)
+    found = tuple(out)
+    _LAST = (state, found)
+    return found
 
 
 def check_action(state: State, action, card: int | None = None) -> None:
@@ -94,6 +88,8 @@ def check_action(state: State, action, card: int | None = None) -> None:
     if state.winner >= 0:
         raise IllegalMove(f"the game is over: team {state.winner} has won {state.scores[0]}-{state.scores[1]}",
                           "game_over")
+    if state.needs_deal:
+        raise IllegalMove("the cards have not been dealt yet: the next step is a deal", "deal_first")
     if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < N_ACTIONS:
         raise IllegalMove(f"{action!r} is not a move: actions are numbers 0..{N_ACTIONS - 1}", "no_such_action")
     seat, r, kind = state.turn, ACTION_RANK[action], ACTION_KIND[action]
@@ -111,7 +107,7 @@ def check_action(state: State, action, card: int | None = None) -> None:
         raise IllegalMove(f"{name} cannot match: there is no {name} on the table", "no_match")
     if kind == SUM:
         base = ACTION_BASE[action]
-        if len(base) > state.rules._sum_limit:
+        if len(base) > state.rules.sum_limit:
             raise IllegalMove(f"{name} cannot take {'+'.join(RANKS[b] for b in base)}: an addition takes at most "
                               f"{state.rules.sum_max_cards} cards under these rules", "sum_too_long")
         missing = [b for b in set(base) if count_in(table, b) < base.count(b)]
@@ -181,15 +177,13 @@ def _take_newest(cards: list, rank: int) -> int:
     raise AssertionError("rank not on table")  # pragma: no cover - guarded by legality
 
 
-def apply(state: State, action: int, card: int | None = None, advance: bool = True):
+def apply(state: State, action: int, card: int | None = None):
     """Play `action` for the seat on turn; returns (new state, tuple of events).
 
     `card` picks which physical card of the rank to play (default: the first in hand). Captures take
-    the newest table card of a rank (R-CAIDA-5). Dealing, announcements, the end of the hand and the
-    next hand happen inside the play that triggers them, unless `advance` is False: then the state
-    is left just after the play, the deal (see `deal_pending`) or the end of the hand still to come.
-    That is the position a player can evaluate without seeing cards not yet dealt; it is not meant
-    to be played on.
+    the newest table card of a rank (R-CAIDA-5). The last play of a hand also settles it (leftovers,
+    cartón, a win) and, unless the game is won, leaves the next hand waiting for its first deal. A
+    play never deals: see `deal`.
     """
     if card is not None or type(action) is not int or action not in legal_actions(state):
         check_action(state, action, card)  # raises IllegalMove with the reason
@@ -206,6 +200,8 @@ def apply(state: State, action: int, card: int | None = None, advance: bool = Tr
                 break
     new_hand = tuple(c for c in hand if c != card)
     hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1:]
+    played = list(state.played)
+    played[seat] += (card,)
     scores, piles, winner, last_capturer = state.scores, state.piles, -1, state.last_capturer
     if kind == TRAIL:
         table = state.table + (card,)
@@ -229,69 +225,88 @@ def apply(state: State, action: int, card: int | None = None, advance: bool = Tr
         last_capturer = team
         events = [Played(seat, card, action, tuple(taken))]
         before = scores[team]
-        points = 0
         caida = kind == MATCH and state.trailed == r
+        caida_points, bonus, limpia = capture_score(rules, before, caida, state.rondas[(seat - 1) % n] == r,
+                                                    not table)
         if caida:
-            bonus = 0
-            if state.rondas[(seat - 1) % n] == r and below(before, rules.ronda_caida_cutoff):
-                bonus = rules.ronda_caida_bonus
-            points += CAIDA_POINTS + bonus
-            events.append(Caida(seat, team, CAIDA_POINTS, bonus))
+            events.append(Caida(seat, team, caida_points, bonus))
         if not table:
-            limpia = LIMPIA_POINTS if below(before, rules.limpia_cutoff) and (
-                not caida or rules.caida_limpia_stack) else 0
-            points += limpia
             events.append(Limpia(seat, team, limpia))
         pile = piles[team] + (card,) + tuple(taken)
         piles = (pile, piles[1]) if team == 0 else (piles[0], pile)
+        points = caida_points + bonus + limpia
         if points:
             scores = (before + points, scores[1]) if team == 0 else (scores[0], before + points)
             if before + points >= TARGET_SCORE:
                 winner = team
                 events.append(GameWon(team, scores))
-    new = State(rules, state.seed, state.decks, state.hand_no, state.dealer, state.deal_no, (seat + 1) % n,
-                hands, table, packed, state.stock, piles, scores, trailed, state.rondas, last_capturer, winner,
+    new = State(rules, state.hand_no, state.dealer, state.deal_no, (seat + 1) % n, hands, table, packed,
+                state.stock, piles, scores, trailed, state.rondas, tuple(played), last_capturer, winner,
                 state.discarded, state.plays + 1)
-    if advance and winner < 0 and not new_hand and not any(hands):
-        new = _next_deal(new, events) if new.stock else _end_hand(new, events)
+    if winner < 0 and not new_hand and not state.stock and not any(hands):
+        new = _end_hand(new, events)
     return new, tuple(events)
 
 
+def deal(state: State, cards) -> tuple[State, tuple]:
+    """The chance step: deal `cards` (5 per seat, in dealing order: the seat after the dealer first,
+    the dealer last, R-DEAL-3) from the stock, then score the announcements (§5).
+
+    Returns (new state, events). IllegalMove when no deal is due or the cards are not the stock's.
+    """
+    rules = state.rules
+    n = rules.players
+    size = CARDS_PER_DEAL * n
+    stock = state.stock
+    if state.winner >= 0 or any(state.hands) or not stock:
+        raise IllegalMove("no deal is due: a seat still holds cards, the stock is empty or the game is over",
+                          "no_deal_due")
+    try:
+        cards = tuple(cards)
+    except TypeError:
+        raise IllegalMove(f"a deal is a sequence of cards, not {cards!r}", "bad_deal") from None
+    dealt = {c for c in cards if type(c) is int}  # a bool or a float equal to a card id is not a card
+    rest = tuple([c for c in stock if c not in dealt])
+    if len(cards) != min(size, len(stock)) or len(dealt) != len(cards) or len(rest) + len(cards) != len(stock):
+        shown = " ".join(card_str(c) if type(c) is int and 0 <= c < DECK_SIZE else repr(c) for c in cards)
+        raise IllegalMove(f"a deal gives {min(size, len(state.stock))} distinct cards from the stock; got "
+                          f"{shown or 'none'}", "bad_deal")
+    dealer = state.dealer
+    hands = [()] * n
+    for i in range(n):
+        hands[(dealer + 1 + i) % n] = tuple(sorted(cards[i * CARDS_PER_DEAL:(i + 1) * CARDS_PER_DEAL]))
+    # The first deal of a hand keeps the state's number (0 in a game, or a position's own); a deal after plays is
+    # the next one.
+    deal_no = state.deal_no + 1 if any(state.played) else state.deal_no
+    events: list = [Dealt(state.hand_no, deal_no, dealer)]
+    found, scores, winner, rondas = announcements(hands, dealer, state.scores, rules)
+    events.extend(found)
+    if winner >= 0:
+        events.append(GameWon(winner, scores))
+    new = State(rules, state.hand_no, dealer, deal_no, (dealer + 1) % n, tuple(hands), state.table,
+                state.table_packed, rest, state.piles, scores, -1, rondas, _NOTHING_PLAYED[n], state.last_capturer,
+                winner, state.discarded, state.plays)
+    return new, tuple(events)
+
+
+_NOTHING_PLAYED = {2: ((), ()), 4: ((), (), (), ())}
+
+
+def cards_per_deal(rules: Rules) -> int:
+    """How many cards one deal gives out: 5 to each seat."""
+    return CARDS_PER_DEAL * rules.players
+
+
 def play_events(state: State, action: int) -> tuple:
-    """The events of a play that a player may know before making it: the play, what it scores, the end
-    of the hand and its cartón, a win; never the next deal (its cards are not dealt yet)."""
-    _, events = apply(state, action)
-    for i, e in enumerate(events):
-        if isinstance(e, Dealt):
-            return events[:i]
-    return events
+    """The events of a play, which a player may know before making it: the play, what it scores, the end
+    of the hand and its cartón, a win (a play never deals, so no card it cannot see)."""
+    return apply(state, action)[1]
 
 
 def play_points(events) -> int:
     """Points a play scored (caída with any ronda bonus, limpia) from its events."""
     return sum(e.points + e.ronda_bonus if isinstance(e, Caida) else e.points
                for e in events if isinstance(e, (Caida, Limpia)))
-
-
-def _deal(state: State, events: list) -> State:
-    """Deal 5 cards to each seat from the stock, starting after the dealer, and score announcements."""
-    n = state.rules.players
-    stock = state.stock
-    hands = [()] * n
-    for i in range(n):
-        seat = (state.dealer + 1 + i) % n
-        hands[seat] = tuple(sorted(stock[i * CARDS_PER_DEAL:(i + 1) * CARDS_PER_DEAL]))
-    events.append(Dealt(state.hand_no, state.deal_no, state.dealer))
-    found, scores, winner, rondas = announcements(hands, state.dealer, state.scores, state.rules)
-    events.extend(found)
-    if winner >= 0:
-        events.append(GameWon(winner, scores))
-    return state._replace(hands=tuple(hands), stock=stock[n * CARDS_PER_DEAL:], turn=(state.dealer + 1) % n,
-                          trailed=-1, rondas=rondas, scores=scores, winner=winner)
-
-
-def _next_deal(state: State, events: list) -> State:
-    return _deal(state._replace(deal_no=state.deal_no + 1), events)
 
 
 def _end_hand(state: State, events: list) -> State:
@@ -309,49 +324,23 @@ def _end_hand(state: State, events: list) -> State:
         events.append(GameWon(winner, scores))
         return state._replace(piles=piles, table=(), table_packed=0, scores=scores, winner=winner,
                               discarded=leftover)
-    return _start_hand(state, state.hand_no + 1, (state.dealer + 1) % rules.players, scores, events)
+    return _fresh_hand(state, state.hand_no + 1, (state.dealer + 1) % rules.players, scores)
 
 
-def _start_hand(state: State, hand_no: int, dealer: int, scores, events: list) -> State:
+def _fresh_hand(state: State, hand_no: int, dealer: int, scores) -> State:
+    """A hand before its first deal: all 40 cards in the stock, nothing on the table or in the piles."""
     n = state.rules.players
-    deck = hand_deck(state.seed, hand_no, state.decks)
-    fresh = state._replace(hand_no=hand_no, dealer=dealer, deal_no=0, hands=((),) * n, table=(), table_packed=0,
-                           stock=deck, piles=((), ()), scores=scores, trailed=-1, rondas=(-1,) * n,
-                           last_capturer=-1, discarded=())
-    return _deal(fresh, events)
+    return state._replace(hand_no=hand_no, dealer=dealer, deal_no=0, turn=(dealer + 1) % n, hands=((),) * n,
+                          table=(), table_packed=0, stock=tuple(range(DECK_SIZE)), piles=((), ()), scores=scores,
+                          trailed=-1, rondas=(-1,) * n, played=((),) * n, last_capturer=-1, discarded=())
 
 
-def start_game(rules: Rules | None = None, seed: int = 0, dealer: int | None = None, decks=(),
-               scores=(0, 0)):
-    """A new game and the events of its first deal: (state, events).
-
-    Hands are shuffled from `seed` unless `decks` gives their order (first hands first); the first
-    dealer is drawn from the seed unless given.
-    """
+def initial_state(rules: Rules | None = None, dealer: int = 0, scores=(0, 0)) -> State:
+    """A game before its first deal, `dealer` dealing the first hand (dealing.py chooses and deals)."""
     rules = rules or Rules()
-    decks = tuple(check_deck(d) for d in decks)
-    if dealer is None:
-        dealer = first_dealer(seed, rules.players)
-    if not 0 <= dealer < rules.players:
+    if type(dealer) is not int or not 0 <= dealer < rules.players:
         raise ValueError(f"dealer must be a seat 0..{rules.players - 1}")
-    blank = State(rules, seed, decks, 0, dealer, 0, 0, ((),) * rules.players, (), 0, (), ((), ()), tuple(scores),
-                  -1, (-1,) * rules.players, -1, -1, (), 0)
-    events: list = []
-    state = _start_hand(blank, 0, dealer, tuple(scores), events)
-    return state, tuple(events)
-
-
-def new_game(rules: Rules | None = None, seed: int = 0, dealer: int | None = None, decks=()) -> State:
-    """A new game after its first deal (see start_game)."""
-    return start_game(rules, seed, dealer, decks)[0]
-
-
-def deal_pending(state: State):
-    """For a position built by hand: deal from its stock if every hand is empty.
-
-    Returns (state, events); unchanged with no events when a hand still holds cards or the stock is empty.
-    """
-    if any(state.hands) or not state.stock:
-        return state, ()
-    events: list = []
-    return _deal(state, events), tuple(events)
+    n = rules.players
+    blank = State(rules, 0, dealer, 0, 0, ((),) * n, (), 0, (), ((), ()), tuple(scores), -1, (-1,) * n, ((),) * n,
+                  -1, -1, (), 0)
+    return _fresh_hand(blank, 0, dealer, tuple(scores))

@@ -24,6 +24,8 @@ def render(state: State, seat: int, ascii_only: bool = False) -> str:
             lines.append(f"Seat {s} (team {s & 1}): {len(state.hands[s])} cards")
     if state.winner >= 0:
         lines.append(f"Game over: team {state.winner} wins {state.scores[0]}-{state.scores[1]}")
+    elif state.needs_deal:
+        lines.append(f"Next: seat {state.dealer} deals; seat {state.turn} leads")
     else:
         lines.append(f"To play: seat {state.turn}")
     return "\n".join(lines)

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass, fields, replace
 
 TARGET_SCORE = 40
+"""The first team to reach or pass this score wins (R-WIN-1)."""
 CAIDA_POINTS = 2
 LIMPIA_POINTS = 2
+CARTON_CARDS = 20
+"""Cards a team needs in its pile for the full cartón (6 points, R-CARTON-1)."""
+CARTON_MORE_POINTS = 2
+"""Cartón points of the team with more cards when neither has 20 (R-CARTON-2)."""
 
 
 @dataclass(frozen=True)
@@ -67,11 +73,16 @@ class Rules:
                 problems.append(f"{name} must be an int of 0 or more, not {value!r}")
         if problems:
             raise ValueError("invalid rules: " + "; ".join(problems))
-        if self.sum_max_cards is not None and self.sum_max_cards > 7:
-            object.__setattr__(self, "sum_max_cards", None)  # no addition to 7 or less has more than 7 cards
-        # Precomputed once, read on every play.
-        object.__setattr__(self, "_sum_limit", self.sum_max_cards or 99)
-        object.__setattr__(self, "_legal_key", min(self._sum_limit, 7) * 2 + self.forced_capture)
+
+    @functools.cached_property
+    def sum_limit(self) -> int:
+        """Most cards an addition may take under these rules (7 when unlimited: no sum needs more)."""
+        return min(self.sum_max_cards or 7, 7)
+
+    @functools.cached_property
+    def legal_key(self) -> int:
+        """The options that change which moves are legal, packed into a few bits (for the move caches)."""
+        return self.sum_limit * 2 + self.forced_capture
 
     @property
     def deals_per_hand(self) -> int:

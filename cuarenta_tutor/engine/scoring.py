@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .cards import rank_of
-from .rules import TARGET_SCORE, Rules
+from .rules import CAIDA_POINTS, CARTON_CARDS, CARTON_MORE_POINTS, LIMPIA_POINTS, TARGET_SCORE, Rules
 from .state import FourOfAKind, Ronda
 
 
@@ -12,9 +12,24 @@ def below(score: int, cutoff: int | None) -> bool:
     return cutoff is None or score < cutoff
 
 
+def capture_score(rules: Rules, before: int, caida: bool, on_ronda: bool, clears: bool) -> tuple[int, int, int]:
+    """(caída points, ronda-caída bonus, limpia points) of a capture by a team on `before` points
+    (R-CAIDA-2, R-BONUS-1, R-LIMPIA-1, R-BOTH-1): `on_ronda` when the caída takes the rank of the
+    previous player's ronda, `clears` when it empties the table. Every check uses the score before."""
+    if caida:
+        cut = rules.ronda_caida_cutoff
+        bonus = rules.ronda_caida_bonus if on_ronda and (cut is None or before < cut) else 0
+        if clears and rules.caida_limpia_stack and (rules.limpia_cutoff is None or before < rules.limpia_cutoff):
+            return CAIDA_POINTS, bonus, LIMPIA_POINTS
+        return CAIDA_POINTS, bonus, 0
+    if clears and (rules.limpia_cutoff is None or before < rules.limpia_cutoff):
+        return 0, 0, LIMPIA_POINTS
+    return 0, 0, 0
+
+
 def carton_value(n: int) -> int:
     """Cartón points for n >= 20 cards: 6 for 20, then +1 a card rounded up to even (R-CARTON-1)."""
-    return 0 if n < 20 else (n - 14) + ((n - 14) & 1)
+    return 0 if n < CARTON_CARDS else (n - 14) + ((n - 14) & 1)
 
 
 def carton_points(captured, dealer_team: int, scores, rules: Rules) -> tuple[int, int]:
@@ -22,16 +37,16 @@ def carton_points(captured, dealer_team: int, scores, rules: Rules) -> tuple[int
     a, b = captured
     points = [0, 0]
     non_dealer = 1 - dealer_team
-    if a == 20 and b == 20:
-        points[non_dealer] = 6
-    elif a >= 20:
+    if a == CARTON_CARDS and b == CARTON_CARDS:
+        points[non_dealer] = carton_value(CARTON_CARDS)
+    elif a >= CARTON_CARDS:
         points[0] = carton_value(a)
-    elif b >= 20:
+    elif b >= CARTON_CARDS:
         points[1] = carton_value(b)
     elif a != b:
-        points[0 if a > b else 1] = 2
+        points[0 if a > b else 1] = CARTON_MORE_POINTS
     else:
-        points[non_dealer] = 2
+        points[non_dealer] = CARTON_MORE_POINTS
     for team in (0, 1):
         if not below(scores[team], rules.carton_cutoff):
             points[team] = 0

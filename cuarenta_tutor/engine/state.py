@@ -1,16 +1,17 @@
 """Provides the game state value, the typed events, IllegalMove, and the ways to build a state.
 
 State and events are typed NamedTuples: immutable values like frozen dataclasses, but about ten
-times cheaper to build, which matters because every play builds one (see `bench engine`).
+times cheaper to build, which matters because every play builds one (see `bench engine`). A state
+holds no seed and no future deck: the stock is the set of cards not yet dealt, and who deals them
+in which order is the dealer's business (dealing.py).
 """
 
 from __future__ import annotations
 
-import random
 from typing import NamedTuple
 
 from .actions import pack
-from .cards import DECK_SIZE, card_str, make_card, parse_card, parse_rank, rank_of
+from .cards import card_str, make_card, parse_card, parse_rank, rank_of
 from .rules import Rules
 
 
@@ -26,17 +27,13 @@ class State(NamedTuple):
     """One moment of a game, as every seat's cards and the public record of the hand."""
 
     rules: Rules
-    seed: int
-    """Seed from which every hand's deck not given explicitly is shuffled."""
-    decks: tuple
-    """Explicit deck orders for the first hands (may be empty)."""
     hand_no: int
     """0-based hand (data) of the game."""
     dealer: int
     deal_no: int
-    """0-based deal within the hand."""
+    """0-based deal within the hand (the last one dealt while the next deal is awaited)."""
     turn: int
-    """The seat to play."""
+    """The seat to play (while a deal is awaited: the seat that will lead it)."""
     hands: tuple
     """Per seat, the cards in hand (sorted)."""
     table: tuple
@@ -44,7 +41,7 @@ class State(NamedTuple):
     table_packed: int
     """The table's rank counts, packed (see actions.pack)."""
     stock: tuple
-    """Cards not yet dealt in this hand, next first."""
+    """Cards not yet dealt in this hand, sorted: which come next is chance, not part of the state."""
     piles: tuple
     """Per team, the cards captured this hand."""
     scores: tuple
@@ -52,7 +49,10 @@ class State(NamedTuple):
     trailed: int
     """The rank the previous player just trailed in this deal (a caída target), or -1."""
     rondas: tuple
-    """Per seat, the rank of the ronda (or doble ronda) dealt in this deal, or -1. Private."""
+    """Per seat, the rank of the ronda (or doble ronda) dealt in this deal, or -1. That a seat has one is
+    public; the rank is private (R-ANN-6)."""
+    played: tuple
+    """Per seat, the cards it has played in this deal, in order (public)."""
     last_capturer: int
     """The team that captured last in this hand, or -1."""
     winner: int
@@ -69,6 +69,11 @@ class State(NamedTuple):
     @property
     def is_over(self) -> bool:
         return self.winner >= 0
+
+    @property
+    def needs_deal(self) -> bool:
+        """Whether the next step is a deal (a chance step), not a play: every hand is empty, cards remain."""
+        return self.winner < 0 and not any(self.hands) and bool(self.stock)
 
     def team_of(self, seat: int) -> int:
         return seat & 1
@@ -134,29 +139,6 @@ class GameWon(NamedTuple):
     scores: tuple
 
 
-def hand_deck(seed: int, hand_no: int, decks=()) -> tuple:
-    """The deck order of a hand: the explicit one if given, else a shuffle fixed by (seed, hand)."""
-    if hand_no < len(decks):
-        return tuple(decks[hand_no])
-    deck = list(range(DECK_SIZE))
-    random.Random(f"cuarenta:{seed}:{hand_no}").shuffle(deck)
-    return tuple(deck)
-
-
-def first_dealer(seed: int, players: int) -> int:
-    """The first dealer of a seeded game (R-DEAL-2: chosen at random)."""
-    return random.Random(f"cuarenta:{seed}:dealer").randrange(players)
-
-
-def check_deck(deck) -> tuple:
-    """A deck order as a tuple of the 40 distinct card ids; ValueError says what is wrong."""
-    deck = tuple(parse_card(c) if isinstance(c, str) else c for c in deck)
-    if len(deck) != DECK_SIZE or sorted(deck) != list(range(DECK_SIZE)):
-        raise ValueError(f"a deck must hold each of the 40 cards once; got {len(deck)} cards, "
-                         f"{len(set(deck))} distinct")
-    return deck
-
-
 def _has_suit(text: str) -> bool:
     text = text.strip()
     return len(text) >= 2 and text[-1] not in "0123456789AJQKajqk"
@@ -184,11 +166,12 @@ def cards_for(ranks, used: set[int], reserved: frozenset | set = frozenset()) ->
 
 def make_position(rules: Rules | None = None, *, hands, table=(), turn: int = 0, dealer: int | None = None,
                   scores=(0, 0), piles=((), ()), stock=(), trailed=None, rondas=None, deal_no: int = 0,
-                  hand_no: int = 0, last_capturer: int = -1, seed: int = 0) -> State:
+                  hand_no: int = 0, last_capturer: int = -1) -> State:
     """Build any position from ranks or card strings (for tests, lessons and rule cases).
 
     `hands` is one list per seat; `trailed` the rank the previous player just trailed (or None);
-    `rondas` per seat the ronda rank dealt this deal (or None). Cards need not add up to 40.
+    `rondas` per seat the ronda rank dealt this deal (or None). Cards need not add up to 40. With
+    every hand empty and a stock, the position awaits a deal (see play.deal).
     """
     rules = rules or Rules()
     n = rules.players
@@ -210,6 +193,6 @@ def make_position(rules: Rules | None = None, *, hands, table=(), turn: int = 0,
     stock_cards = tuple(cards_for(stock, used, reserved))
     to_rank = lambda r: -1 if r is None else (parse_rank(r) if isinstance(r, str) else int(r))  # noqa: E731
     ronda_ranks = tuple(to_rank(r) for r in (rondas or [None] * n))
-    return State(rules, seed, (), hand_no, (turn - 1) % n if dealer is None else dealer, deal_no, turn,
-                 hand_cards, table_cards, pack(rank_of(c) for c in table_cards), stock_cards, pile_cards,
-                 tuple(scores), to_rank(trailed), ronda_ranks, last_capturer, -1, (), 0)
+    return State(rules, hand_no, (turn - 1) % n if dealer is None else dealer, deal_no, turn,
+                 hand_cards, table_cards, pack(rank_of(c) for c in table_cards), tuple(sorted(stock_cards)),
+                 pile_cards, tuple(scores), to_rank(trailed), ronda_ranks, ((),) * n, last_capturer, -1, (), 0)
