@@ -15,16 +15,20 @@ def peak_rss_mb() -> float:
 
 
 def bench_engine(games: int, seed: int) -> dict:
-    """Random-vs-random complete games to 40, 2 players, standard rules, one thread."""
-    from .engine import apply, legal_actions, new_game
+    """Random-vs-random complete games to 40, 2 players, standard rules, one thread: the rules engine alone
+    (plays and deals), without the table's policies."""
+    from .engine import Dealer, apply, legal_actions
 
     rng = random.Random(seed)
     plays = 0
     start = time.perf_counter()
     for g in range(games):
-        state = new_game(seed=seed * 1_000_003 + g)
+        dealer = Dealer(seed * 1_000_003 + g)
+        state = dealer.start()[0]
         while state.winner < 0:
             state, _ = apply(state, rng.choice(legal_actions(state)))
+            if state.needs_deal:
+                state, _ = dealer.deal(state)
             plays += 1
     seconds = time.perf_counter() - start
     return {"games": games, "plays": plays, "seconds": round(seconds, 3),
@@ -35,16 +39,18 @@ def bench_engine(games: int, seed: int) -> dict:
 def sample_positions(count: int, seed: int) -> list:
     """Positions from expert-vs-expert games, every third play, for timing decisions."""
     from .agents import make_policy
-    from .engine import apply, new_game
+    from .engine import Dealer, Rules
+    from .play.table import Table
 
     positions, game = [], 0
     while len(positions) < count:
         policy = make_policy("expert", seed)
-        state = new_game(seed=seed * 7919 + game)
-        while state.winner < 0 and len(positions) < count:
-            if state.plays % 3 == 0:
-                positions.append(state)
-            state, _ = apply(state, policy.decide(state).action)
+        table = Table(Rules(), [policy, policy], Dealer(seed * 7919 + game))
+        table.start()
+        while not table.over and len(positions) < count:
+            if table.state.plays % 3 == 0:
+                positions.append(table.state)
+            table.step()
         game += 1
     return positions
 
@@ -93,8 +99,10 @@ def bench_train(steps: int, settings: dict | None = None) -> dict:
     if len(records) < 2:
         raise ValueError(f"--steps {steps} is too few: at least {20 * cfg.num_envs * cfg.rollout_len:,} steps give two "
                          "metrics windows")
-    first, last = records[0], records[-1]
-    steady = (last["steps"] - first["steps"]) / (last["seconds"] - first["seconds"])
+    # Each window's time from its own rate: the records' "seconds" are rounded to 0.1 s, too coarse (even zero)
+    # for the windows of a small config.
+    windows = [(r["steps"] - before["steps"], r["sps"]) for before, r in zip(records, records[1:], strict=False)]
+    steady = sum(n for n, _ in windows) / sum(n / sps for n, sps in windows)
     return {"steps": done, "envs": cfg.num_envs, "workers": cfg.workers, "learner_threads": cfg.threads,
             "update_epochs": cfg.update_epochs, "num_minibatches": cfg.num_minibatches,
             "seconds": round(seconds, 2), "steps_per_second": round(steady),
@@ -144,7 +152,7 @@ def bench_tui(moves: int, seed: int) -> dict:
     import sys
     import tempfile
 
-    from .session import GameSession
+    from .play.session import GameSession
 
     out = {}
     with tempfile.TemporaryDirectory() as home:

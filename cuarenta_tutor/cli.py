@@ -6,8 +6,20 @@ import argparse
 import sys
 
 
+def version() -> str:
+    """The installed version of cuarenta-tutor."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("cuarenta-tutor")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cuarenta-tutor", description="Learn and play Cuarenta in the terminal.")
+    parser.add_argument("--version", action="version", version=f"cuarenta-tutor {version()}")
     sub = parser.add_subparsers(dest="command")
     play = sub.add_parser("play", help="play a game against the agent")
     play.add_argument("--seed", type=int)
@@ -136,9 +148,9 @@ def review_text(game) -> int:
         return 0
     try:
         record = records.load(game)
-        annotations = [coach.Annotation.from_dict(m["annotation"]) for m in record.moves if m.get("annotation")]
+        annotations = [coach.Annotation.from_dict(m.annotation) for m in record.moves if m.annotation]
         print(coach.format_review(record, annotations))
-    except (records.RecordError, OSError) as err:
+    except (records.RecordError, OSError, ValueError) as err:
         print(f"cuarenta-tutor review: {err}", file=sys.stderr)
         return 2
     return 0
@@ -208,23 +220,52 @@ def run_training_command(args) -> int:
     return 0
 
 
+def progress_bar(description: str):
+    """A rich progress bar on stderr with the rate and the time left: a context manager giving
+    `advance(done, total)`. The bar appears at the first advance, so a refusal before any game shows none."""
+    from contextlib import contextmanager
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    @contextmanager
+    def bar():
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[rate]}"), TimeRemainingColumn())
+        progress = Progress(*columns, console=Console(stderr=True), transient=False)
+        task = None
+
+        def advance(done: int, total: int) -> None:
+            nonlocal task
+            if task is None:
+                progress.start()
+                task = progress.add_task(description, total=total, rate="")
+            speed = progress.tasks[0].speed
+            progress.update(task, completed=done, total=total, rate=f"{speed:.1f}/s" if speed else "")
+        try:
+            yield advance
+        finally:
+            if task is not None:
+                progress.stop()
+    return bar()
+
+
 def run_arena(args) -> int:
     import json
 
-    from .arena import format_summary, progress_bar, run_match, summarize
+    from .arena import format_summary, run_match, summarize
 
     try:
-        results = run_match(args.a, args.b, args.games, args.jobs, args.seed, args.rules, args.players,
-                            progress=progress_bar)
+        with progress_bar(f"{args.a} vs {args.b}") as advance:
+            results = run_match(args.a, args.b, args.games, args.jobs, args.seed, args.rules, args.players,
+                                progress=advance)
     except ValueError as err:
         print(f"cuarenta-tutor arena: {err}", file=sys.stderr)
         return 2
     summary = summarize(args.a, args.b, results, calibration=args.calibration)
-    summary["calibration_requested"] = args.calibration
     print(format_summary(summary, args.rules, args.seed))
     if args.json:
-        summary.update(rules=args.rules, seed=args.seed, players=args.players)
-        print(json.dumps(summary))
+        print(json.dumps(summary.to_json(rules=args.rules, seed=args.seed, players=args.players)))
     return 0
 
 

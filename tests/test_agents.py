@@ -1,37 +1,45 @@
-"""The bots: legal moves only, no peeking at hidden cards, and the play each one is documented to make."""
+"""The bots and the shipped model: legal moves only, no peeking at hidden cards, and the play each one is
+documented to make."""
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
 from cuarenta_tutor.agents import Decision, ExpertPolicy, GreedyPolicy, Policy, RandomPolicy, make_policy
-from cuarenta_tutor.agents.knowledge import determinize, p_holds, unseen_cards
+from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from cuarenta_tutor.agents.search import SearchPolicy
 from cuarenta_tutor.engine import (
     ACTION_KIND,
     TRAIL,
-    apply,
+    Dealer,
+    World,
+    determinize,
     legal_actions,
     make_position,
     match_action,
     new_game,
+    p_holds,
     parse_rank,
     preset,
     sum_action,
     trail_action,
+    unseen_cards,
 )
 
 LINEUPS = [("random", "greedy"), ("expert", "random"), ("greedy", "expert"), ("search:1", "expert")]
 
 
 def play(policies, rules, seed, check):
-    state = new_game(rules, seed=seed)
+    dealer = Dealer(seed)
+    state, _ = dealer.start(rules)
     for s, p in enumerate(policies):
         p.reset(s, seed)
     while state.winner < 0:
         decision = policies[state.turn].decide(state)
         check(state, decision)
-        state, _ = apply(state, decision.action)
+        state, _ = dealer.play(state, decision.action)
     return state
 
 
@@ -68,17 +76,18 @@ def reshuffled(state, seat, rng):
             i += len(hands[s])
     # Whether another seat announced a ronda is public; only its rank is secret.
     rondas = tuple(r if s == seat or r < 0 else rng.randrange(10) for s, r in enumerate(state.rondas))
-    return state._replace(hands=tuple(hands), stock=tuple(pool[i:]), rondas=rondas)
+    return state._replace(hands=tuple(hands), stock=tuple(sorted(pool[i:])), rondas=rondas)
 
 
 def positions(count, seed=3):
     out, expert, g = [], ExpertPolicy(), 0
     while len(out) < count:
-        state = new_game(seed=seed * 100 + g)
+        dealer = Dealer(seed * 100 + g)
+        state, _ = dealer.start()
         while state.winner < 0 and len(out) < count:
             if len(legal_actions(state)) > 2 and state.plays % 5 == 1:
                 out.append(state)
-            state, _ = apply(state, expert.decide(state).action)
+            state, _ = dealer.play(state, expert.decide(state).action)
         g += 1
     return out
 
@@ -100,14 +109,54 @@ def test_choice_ignores_the_hidden_cards(name):
 def test_determinize_keeps_what_the_seat_knows():
     state = positions(1)[0]
     seat = state.turn
-    world = determinize(state, seat, random.Random(1))
+    found = determinize(state, seat, random.Random(1))
+    assert isinstance(found, World)
+    world = found.state
     assert world.hands[seat] == state.hands[seat] and world.table == state.table
+    assert world.piles == state.piles and world.played == state.played
     assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
     assert len(world.stock) == len(state.stock)
+    assert world.stock == tuple(sorted(world.stock)) and tuple(sorted(found.stock_order)) == world.stock
     assert sorted(c for h in world.hands for c in h) + sorted(world.stock) != [] and sorted(
         [c for h in world.hands for c in h] + list(world.stock)) == sorted(
         [c for h in state.hands for c in h] + list(state.stock))
-    assert determinize(reshuffled(state, seat, random.Random(2)), seat, random.Random(1)) == world
+    assert determinize(reshuffled(state, seat, random.Random(2)), seat, random.Random(1)) == found
+
+
+def ronda_positions(players, count):
+    """Positions of expert games (the seat on turn, the state) in which another seat announced a ronda."""
+    out, expert, g = [], ExpertPolicy(), 0
+    while len(out) < count:
+        dealer = Dealer(900 + g)
+        state, _ = dealer.start(preset("standard", players=players))
+        while state.winner < 0 and len(out) < count:
+            if any(r >= 0 for s, r in enumerate(state.rondas) if s != state.turn) and state.plays % 3 == 0:
+                out.append(state)
+            state, _ = dealer.play(state, expert.decide(state).action)
+        g += 1
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_determinize_deals_announced_rondas_and_no_unannounced_ones(players):
+    # R-ANN: a seat that announced a ronda holds three of one rank among the cards dealt to it this deal
+    # (its hand and what it played); a seat that announced none was dealt no three of a kind.
+    rng, announced = random.Random(4), 0
+    for state in ronda_positions(players, 20):
+        seat = state.turn
+        for _ in range(5):
+            world = determinize(state, seat, rng).state
+            for s in range(players):
+                if s == seat:
+                    continue
+                ranks = [c >> 2 for c in world.hands[s] + state.played[s]]
+                counts = [ranks.count(r) for r in range(10)]
+                if state.rondas[s] >= 0:
+                    announced += 1
+                    assert 0 <= world.rondas[s] < 10 and counts[world.rondas[s]] >= 3
+                else:
+                    assert world.rondas[s] == -1 and max(counts) < 3
+    assert announced >= 100  # every position has one (20 positions, 5 worlds each)
 
 
 def test_hypergeometric_odds():
@@ -174,6 +223,8 @@ def test_make_policy_names_the_choices():
         make_policy("search:lots")
     with pytest.raises(ValueError):
         SearchPolicy(0)
+    with pytest.raises(ValueError, match="horizon"):
+        SearchPolicy(3, horizon="game")
 
 
 def test_random_policy_is_reproducible_with_its_seed():
@@ -183,3 +234,37 @@ def test_random_policy_is_reproducible_with_its_seed():
         p = RandomPolicy(random.Random(5))
         picks.append([p.decide(state).action for _ in range(20)])
     assert picks[0] == picks[1] and len(set(picks[0])) > 1
+
+
+def test_shipped_model_card_matches_the_model():
+    model = default_model_path()
+    assert model.is_file(), f"the shipped model is missing: {model}"
+    card = json.loads(Path(str(model).replace(".onnx", ".json")).read_text())
+    assert card["sha256"] == file_sha256(model)
+    assert model.stat().st_size < 5 * 1024 * 1024
+
+
+def test_shipped_model_never_picks_an_illegal_move_over_300_seeded_games():
+    agent = OnnxPolicy()  # the shipped model: ModelError if it is missing
+    others = [make_policy(name, seed=7) for name in ("random", "greedy", "expert")]
+    decisions = 0
+    for g in range(300):
+        seat, other = g % 2, others[g % 3]
+        dealer = Dealer(70_000 + g)
+        state, _ = dealer.start()
+        agent.reset(seat)
+        other.reset(1 - seat)
+        while state.winner < 0:
+            if state.turn == seat:
+                d = agent.decide(state)
+                legal = set(legal_actions(state))
+                assert d.action in legal and set(d.probs) == legal
+                raw = agent._seen[1]  # the network's own output over the whole action table
+                assert float(raw[[a for a in range(len(raw)) if a not in legal]].sum()) == 0.0
+                decisions += 1
+                action = d.action
+            else:
+                action = other.decide(state).action
+            state, events = dealer.play(state, action)
+            agent.observe(state, events)
+    assert decisions > 10_000

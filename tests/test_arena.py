@@ -1,13 +1,14 @@
 """The arena: duplicate deals, the seed-pair interval, calibration, and --jobs independence."""
 
+import dataclasses
 import json
 import subprocess
 import sys
 
 import pytest
 
-from cuarenta_tutor.arena import play_game, run_match, summarize
-from cuarenta_tutor.stats import reliability, win_rate_interval
+from cuarenta_tutor.arena import GameResult, MatchSummary, play_game, run_match, summarize
+from cuarenta_tutor.arena.stats import reliability, win_rate_interval
 
 
 def test_interval_matches_a_hand_computed_one():
@@ -37,26 +38,84 @@ def test_duplicate_games_deal_the_same_cards_to_swapped_seats():
     first = play_game("random", "random", "standard", 2, 9, 0, False)
     second = play_game("random", "random", "standard", 2, 9, 0, True)
     assert first.pair == second.pair and first.swapped != second.swapped
-    from cuarenta_tutor.engine import new_game
-    from cuarenta_tutor.engine.state import first_dealer
+    from cuarenta_tutor.engine import first_dealer, new_game
     seed = 9 * 1_000_003
     state = new_game(seed=seed, dealer=first_dealer(seed, 2))
     assert state.hands[0] != state.hands[1]  # in game two A sits in seat 1 and gets these cards
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_game_tallies_what_a_plain_replay_counts(players):
+    # The game played again without the table: the dealer's plays, the policies asked in turn, every event
+    # counted here. Seat policies are seeded from (seed, pair, seat) as the arena documents.
+    from cuarenta_tutor.agents import make_policy
+    from cuarenta_tutor.engine import Caida, Dealer, Limpia, Ronda, first_dealer, preset
+
+    seed, pair = 6, 1
+    for swapped in (False, True):
+        result = play_game("expert", "greedy", "standard", players, seed, pair, swapped)
+        game_seed = seed * 1_000_003 + pair
+        a_team = int(swapped)
+        policies = [make_policy("expert" if s % 2 == a_team else "greedy", seed=game_seed * 8 + s)
+                    for s in range(players)]
+        for s, p in enumerate(policies):
+            p.reset(s, seed=game_seed * 8 + s)
+        dealer = Dealer(game_seed)
+        state, events = dealer.start(preset("standard", players=players), first_dealer(game_seed, players))
+        counts = {"a": [0, 0, 0], "b": [0, 0, 0]}
+        decisions = {"a": 0, "b": 0}
+        while True:
+            for e in events:
+                side = "a" if getattr(e, "team", None) == a_team else "b"
+                if isinstance(e, Caida):
+                    counts[side][0] += 1
+                elif isinstance(e, Limpia) and e.points:
+                    counts[side][1] += 1
+                elif isinstance(e, Ronda):
+                    counts[side][2] += 1
+            for p in policies:
+                p.observe(state, events)
+            if state.winner >= 0:
+                break
+            decisions["a" if state.turn % 2 == a_team else "b"] += 1
+            state, events = dealer.play(state, policies[state.turn].decide(state).action)
+        assert result.a_won == (state.winner == a_team)
+        assert (result.a.points, result.b.points) == (state.scores[a_team], state.scores[1 - a_team])
+        for side, tally in (("a", result.a), ("b", result.b)):
+            assert [tally.caidas, tally.limpias, tally.rondas] == counts[side]
+            assert tally.decisions == decisions[side]
+        assert sum(counts["a"]) + sum(counts["b"]) > 0
+
+
 def comparable(summary):
-    out = dict(summary)
+    out = summary.to_json()
     for k in ("a", "b"):
         out[k] = {key: v for key, v in out[k].items() if key != "decision_ms"}
         out.pop(f"decision_ms_{k}")
     return out
 
 
-def test_jobs_do_not_change_the_result():
-    one = summarize("greedy", "expert", run_match("greedy", "expert", 12, jobs=1, seed=4))
-    two = summarize("greedy", "expert", run_match("greedy", "expert", 12, jobs=2, seed=4))
+def untimed(results):
+    """Results without the time spent deciding (the one figure that may differ between runs)."""
+    return [dataclasses.replace(r, a=dataclasses.replace(r.a, seconds=0.0), b=dataclasses.replace(r.b, seconds=0.0))
+            for r in results]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_jobs_do_not_change_the_result(players):
+    games = 12 if players == 2 else 8
+    first = run_match("greedy", "expert", games, jobs=1, seed=4, players=players)
+    second = run_match("greedy", "expert", games, jobs=2, seed=4, players=players)
+    assert untimed(first) == untimed(second)
+    one, two = summarize("greedy", "expert", first), summarize("greedy", "expert", second)
+    assert isinstance(one, MatchSummary)
     assert comparable(one) == comparable(two)
-    assert one["games"] == 12 and one["pairs"] == 6
+    assert (one.win_rate, one.a.mean_points, one.b.mean_points, one.a.caidas_per_game, one.b.limpias_per_game,
+            one.a.rondas_per_game) == (two.win_rate, two.a.mean_points, two.b.mean_points, two.a.caidas_per_game,
+                                       two.b.limpias_per_game, two.a.rondas_per_game)
+    assert one.games == games and one.pairs == games // 2
+    # the games are not all alike: the comparison has something to compare
+    assert len({(r.a.points, r.b.points) for r in first}) > 1
 
 
 def test_odd_games_and_bad_names_are_refused():
@@ -66,11 +125,16 @@ def test_odd_games_and_bad_names_are_refused():
         run_match("random", "nobody", 2)
     with pytest.raises(ValueError, match="preset"):
         run_match("random", "random", 2, rules="vegas")
+    with pytest.raises(ValueError, match="jobs"):
+        run_match("random", "random", 2, jobs=0)
 
 
 def test_four_player_match_runs():
     results = run_match("greedy", "random", 4, players=4, seed=2)
-    assert len(results) == 4 and all(r.decisions["a"] > 0 and r.decisions["b"] > 0 for r in results)
+    assert len(results) == 4 and all(r.a.decisions > 0 and r.b.decisions > 0 for r in results)
+    assert all(isinstance(r, GameResult) for r in results)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        results[0].a_won = not results[0].a_won
 
 
 def test_arena_command_prints_a_table_and_json():
@@ -82,16 +146,18 @@ def test_arena_command_prints_a_table_and_json():
         assert key in result
     assert result["games"] == 6 and result["ci_low"] <= result["win_rate"] <= result["ci_high"]
     assert "95% CI" in out.stdout
+    assert "6/6" in out.stderr  # the progress bar reached the end
     bad = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "arena", "greedy", "zorro"],
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and "unknown policy" in bad.stderr
+    assert bad.stderr.startswith("cuarenta-tutor arena:")  # refused before any progress bar
 
 
 def test_platt_scaling_recovers_a_known_distortion():
     import math
     import random
 
-    from cuarenta_tutor.stats import fit_platt, platt
+    from cuarenta_tutor.arena.stats import fit_platt, platt
 
     rng = random.Random(3)
     values, outcomes = [], []

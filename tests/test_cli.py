@@ -3,6 +3,10 @@
 import json
 import subprocess
 import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def cli(*args):
@@ -47,19 +51,9 @@ def test_review_text_of_a_damaged_file_says_so(tmp_path):
     assert out.returncode == 2 and "review" in out.stderr
 
 
-def shipped_model_exists():
-    from cuarenta_tutor.agents.onnx_policy import default_model_path
-
-    return default_model_path().exists()
-
-
 def test_bench_agent_and_tui_print_figures():
     import shutil
 
-    import pytest
-
-    if not shipped_model_exists():
-        pytest.skip("no shipped model")
     out = cli("bench", "agent", "--positions", "8", "--json")
     assert out.returncode == 0, out.stdout + out.stderr
     agent = json.loads(out.stdout.strip().splitlines()[-1])
@@ -89,3 +83,20 @@ def test_bench_train_reports_steps_per_second(tmp_path):
     assert short.returncode == 2 and "too few: at least 640 steps" in short.stdout
     missing = cli("bench", "train", "--config", str(tmp_path / "nope.json"))
     assert missing.returncode == 2 and "nope.json" in missing.stdout
+
+
+def test_version_is_the_same_from_python_m_and_the_installed_command():
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    module = subprocess.run([sys.executable, "-m", "cuarenta_tutor", "--version"], capture_output=True, text=True,
+                            check=False, timeout=60, stdin=subprocess.DEVNULL)
+    script = Path(sys.executable).parent / "cuarenta-tutor"
+    command = subprocess.run([str(script), "--version"], capture_output=True, text=True, check=False, timeout=60,
+                             stdin=subprocess.DEVNULL)
+    assert module.returncode == 0 and command.returncode == 0, module.stderr + command.stderr
+    assert module.stdout == command.stdout == f"cuarenta-tutor {declared}\n"
+
+
+def test_python_m_runs_the_same_command_line():
+    out = subprocess.run([sys.executable, "-m", "cuarenta_tutor", "arena", "greedy", "zorro"], capture_output=True,
+                         text=True, check=False, timeout=60, stdin=subprocess.DEVNULL)
+    assert out.returncode == 2 and "unknown policy" in out.stderr

@@ -21,20 +21,24 @@ from __future__ import annotations
 from ..engine import (
     ACTION_KIND,
     ACTION_RANK,
+    CARDS_PER_DEAL,
+    CARTON_CARDS,
     MATCH,
     TARGET_SCORE,
     TRAIL,
     GameWon,
     Played,
     State,
+    below,
     capture_outcomes,
+    capture_score,
     legal_actions,
+    p_holds,
     play_events,
     play_points,
+    unseen_counts,
 )
-from ..engine.scoring import below
 from .base import BasePolicy, Decision
-from .knowledge import p_holds, unseen_counts
 
 CARD_WEIGHT = 0.35
 """Worth of one captured card while the cartón still counts (about 6 points for 20 cards)."""
@@ -81,7 +85,7 @@ def move_values(state: State) -> dict[int, float]:
             values[a] = WIN + points
             continue
         value = points + my_card_weight * cards
-        if cards and pile < 20 <= pile + cards and below(mine, rules.carton_cutoff):
+        if cards and pile < CARTON_CARDS <= pile + cards and below(mine, rules.carton_cutoff):
             value += THRESHOLD_BONUS
         r = ACTION_RANK[a]
         if ACTION_KIND[a] == TRAIL:
@@ -98,7 +102,7 @@ def move_values(state: State) -> dict[int, float]:
             if not state.stock:
                 values[a] = value  # the hand ends: nothing is left to defend
                 continue
-            next_hand, trailed = 5, -1  # a fresh deal, and its first play is never a caída
+            next_hand, trailed = CARDS_PER_DEAL, -1  # a fresh deal, and its first play is never a caída
         else:
             next_hand = len(state.hands[nxt])
         own_left = hand_ranks.copy()
@@ -116,8 +120,6 @@ def threat(state: State, team: int, table: int, trailed: int, unseen, pool: int,
     rules = state.rules
     them = state.scores[1 - team]
     opp_cards = CARD_WEIGHT if below(them, rules.carton_cutoff) else 0.0
-    opp_limpia = 2 if below(them, rules.limpia_cutoff) else 0
-    bonus_ok = below(them, rules.ronda_caida_cutoff)
     my_ronda = state.rondas[state.turn]
     gains = []
     for p in range(10):
@@ -126,12 +128,7 @@ def threat(state: State, team: int, table: int, trailed: int, unseen, pool: int,
             continue
         best = 0.0
         for a, taken, left in capture_outcomes(p, table, rules):
-            caida = trailed == p and ACTION_KIND[a] == MATCH
-            pts = 0
-            if caida:
-                pts += 2 + (rules.ronda_caida_bonus if bonus_ok and my_ronda == p else 0)
-            if not left and opp_limpia and (not caida or rules.caida_limpia_stack):
-                pts += 2
+            pts = sum(capture_score(rules, them, trailed == p and ACTION_KIND[a] == MATCH, my_ronda == p, not left))
             gain = pts + opp_cards * (taken + 1)
             if them + pts >= TARGET_SCORE:
                 gain += WIN

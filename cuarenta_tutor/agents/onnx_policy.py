@@ -3,8 +3,8 @@
 It keeps one LSTM memory for its seat, stepped on every state it observes and reset each game, and
 for every decision returns the probability of each legal move, the win probability of the position
 and the win probability after each legal move (the critic on each after-move position, one LSTM step
-from the current memory, batched into one call). After-move positions stop before the next deal is
-dealt, so no value looks at cards the player has not been given.
+from the current memory, batched into one call). A play never deals, so no after-move position holds
+cards the player has not been given; one that ends the game is worth exactly 1 or 0.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..encoding import N_ACTIONS, OBS_SIZE, encode_into, legal_mask
-from ..engine import GameWon, State, apply, legal_actions, play_events
+from ..engine import State, apply, legal_actions
 from ..resources import data_dir
 from .base import BasePolicy, Decision
 from .onnx_contract import REEXPORT, ModelError, check_metadata
@@ -101,7 +101,7 @@ class OnnxPolicy(BasePolicy):
 
     def after_values(self, state: State, legal, h, c) -> dict[int, float]:
         """Win probability after each legal move, from this seat's side (one batched call)."""
-        afters = [apply(state, a, advance=False)[0] for a in legal]
+        afters = [apply(state, a)[0] for a in legal]
         obs = np.zeros((len(legal), OBS_SIZE), np.float32)
         for i, after in enumerate(afters):
             encode_into(obs[i], after, self.seat)
@@ -111,11 +111,7 @@ class OnnxPolicy(BasePolicy):
         team = self.seat & 1
         out = {}
         for a, after, v in zip(legal, afters, values, strict=True):
-            winner = after.winner
-            if winner < 0 and not after.stock and not any(after.hands):
-                # the last play of a hand: the cartón is public, so a win by it is known
-                winner = next((e.team for e in play_events(state, a) if isinstance(e, GameWon)), -1)
-            out[a] = float(winner == team) if winner >= 0 else float(v)
+            out[a] = float(after.winner == team) if after.winner >= 0 else float(v)
         return out
 
     def _choose(self, probs: dict[int, float]) -> int:

@@ -15,92 +15,18 @@ import json
 import random
 import sys
 import time
-from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
 
+from .config import Config, load_checkpoint, save_checkpoint
+from .evaluate import evaluate
 from .model import build_net
 from .rollout import Rollouts
 
-
-@dataclass
-class Config:
-    """Every training setting; stored in each checkpoint and in the model card."""
-
-    seed: int = 1
-    """Seeds Python, numpy, torch and every game."""
-    total_steps: int = 20_000_000
-    """Environment steps (plays, summed over all games) to train for."""
-    num_envs: int = 64
-    """Games played side by side."""
-    rollout_len: int = 32
-    """Plays per game between two updates."""
-    lr: float = 3e-4
-    """Adam learning rate (annealed linearly to 10% of it)."""
-    gamma: float = 1.0
-    """Discount; 1 keeps the critic a win probability."""
-    gae_lambda: float = 0.95
-    ent_coef: float = 0.01
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
-    update_epochs: int = 1
-    """1 is A2C; more, with clip_coef, is PPO."""
-    num_minibatches: int = 1
-    """Minibatches per epoch, split by stream (whole sequences, never single steps)."""
-    clip_coef: float | None = None
-    """PPO ratio clip (None: plain policy gradient)."""
-    bc_coef: float = 1.0
-    """Weight of the imitation term toward the expert's move at the start of training."""
-    bc_fraction: float = 0.15
-    """Share of training over which the imitation weight decays to zero."""
-    pool: dict = field(default_factory=lambda: {"self": 0.35, "past": 0.15, "expert": 0.4, "greedy": 0.05,
-                                                 "random": 0.05})
-    """Chance of each opponent kind for a new game: itself, a past snapshot, or a bot."""
-    snapshot_every: int = 100
-    """Updates between refreshes of the past-self opponent."""
-    eval_every: int = 200
-    """Updates between arena evaluations against the expert (0: never)."""
-    eval_games: int = 200
-    rules: str = "standard"
-    feature: int = 256
-    strategy: int = 128
-    hidden: int = 128
-    threads: int = 1
-    """torch threads of the learner; 1 avoids stalls on a 2-core machine."""
-    workers: int = 2
-    """Rollout processes, each playing its share of the games with one thread (1: in the learner's
-    process). One per core: the learner waits while they play. Results depend on it."""
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Config:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown config field(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
-        return cls(**data)
-
-    def __post_init__(self):
-        """Refuse settings that would only fail later, in a worker or after an hour of training."""
-        from ..engine import preset
-
-        preset(self.rules)  # ValueError names the presets
-        unknown = sorted(set(self.pool) - {"self", "past", "expert", "greedy", "random"})
-        if unknown:
-            raise ValueError(f"unknown opponent kind(s) in pool: {', '.join(unknown)}; "
-                             "choose from self, past, expert, greedy, random")
-        if not self.pool or min(self.pool.values()) < 0 or sum(self.pool.values()) <= 0:
-            raise ValueError("pool needs non-negative weights that do not all vanish, as in {\"self\": 0.5, "
-                             "\"expert\": 0.5}")
-        for name in ("total_steps", "num_envs", "rollout_len", "update_epochs", "num_minibatches", "workers",
-                     "threads", "snapshot_every"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
-        if self.num_minibatches > 2 * self.num_envs:
-            raise ValueError(f"num_minibatches ({self.num_minibatches}) cannot exceed the streams "
-                             f"(2 x num_envs = {2 * self.num_envs})")
+__all__ = ["Config", "load_checkpoint", "save_checkpoint", "evaluate", "gae", "set_seed", "train", "update"]
 
 
 def set_seed(seed: int) -> None:
@@ -123,18 +49,6 @@ def gae(rewards, values, ended, next_value, gamma: float, lam: float):
         last = delta + gamma * lam * nonterminal * last
         adv[t] = last
     return adv, adv + values
-
-
-def save_checkpoint(path: Path, net, optimizer, cfg: Config, progress: dict) -> None:
-    tmp = path.with_suffix(".tmp")
-    torch.save({"model": net.state_dict(), "optimizer": optimizer.state_dict(), "config": asdict(cfg),
-                "progress": progress}, tmp)
-    tmp.replace(path)
-
-
-def load_checkpoint(path) -> dict:
-    """A checkpoint as saved by training (tensors and plain values only: weights_only=True)."""
-    return torch.load(path, map_location="cpu", weights_only=True)
 
 
 def update(net, optimizer, buf: dict, advantages, returns, cfg: Config, bc_weight: float) -> dict:
@@ -268,15 +182,3 @@ def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr) -> Path:
         metrics.close()
     log.write("\n")
     return ckpt_path
-
-
-def evaluate(ckpt_path: Path, out: Path, cfg: Config) -> dict:
-    """Export the checkpoint to ONNX and play it (greedy) against the expert in the arena."""
-    from ..arena import run_match, summarize
-    from .export import export
-
-    model = out / "eval.onnx"
-    export(ckpt_path, model, check=False)
-    results = run_match(f"onnx:{model}", "expert", cfg.eval_games, jobs=1, seed=12345, rules=cfg.rules)
-    s = summarize("onnx", "expert", results)
-    return {k: s[k] for k in ("games", "win_rate", "ci_low", "ci_high", "mean_point_diff")}

@@ -14,7 +14,7 @@ from torch import nn
 
 from ..agents.onnx_contract import INPUTS, OPSET, OUTPUTS
 from ..encoding import ENCODING_VERSION, N_ACTIONS, OBS_SIZE
-from .a2c import Config, load_checkpoint
+from .config import Config, load_checkpoint
 from .model import build_net
 
 
@@ -136,7 +136,7 @@ def calibrate(checkpoint, out, games: int = 400, seed: int = 777, jobs: int = 2)
     """Export, play `games` against the expert (seeds apart from the evaluation's), fit Platt scaling on
     the values of every decision, and export again with it. Returns a, b and the fit's ECE before/after."""
     from ..arena import run_match
-    from ..stats import fit_platt, platt, reliability
+    from ..arena.stats import fit_platt, platt, reliability
 
     raw = Path(out).with_suffix(".uncalibrated.onnx")
     export(checkpoint, raw)
@@ -144,7 +144,7 @@ def calibrate(checkpoint, out, games: int = 400, seed: int = 777, jobs: int = 2)
         results = run_match(f"onnx:{raw}", "expert", games, jobs=jobs, seed=seed)
     finally:
         raw.unlink(missing_ok=True)
-    pairs = [vw for r in results for vw in r.values["a"]]
+    pairs = [vw for r in results for vw in r.a.values]
     values, outcomes = [v for v, _ in pairs], [w for _, w in pairs]
     a, b = fit_platt(values, outcomes)
     export(checkpoint, out, calibration=(a, b))

@@ -19,7 +19,8 @@ import torch.multiprocessing as mp
 
 from ..agents import make_policy
 from ..encoding import N_ACTIONS, OBS_SIZE, encode_into
-from ..engine import apply, legal_actions, preset, start_game
+from ..engine import Dealer, legal_actions, preset
+from ..play.table import Table
 from .model import build_net
 
 LEARNER, PAST, BOT = 0, 1, 2
@@ -38,32 +39,38 @@ def buffer_shapes(cfg) -> dict:
 
 
 class Games:
-    """Some two-player games, each with who controls each seat; a finished game is replaced by a new one."""
+    """Some two-player games at their tables, each with who controls each seat: the networks' seats are
+    driven from outside (the batched step), a bot's seat decides at the table. A finished game is
+    replaced by a new one."""
 
     def __init__(self, cfg, count: int, rng: random.Random):
         self.rng = rng
         self.rules = preset(cfg.rules)
         self.kinds = list(cfg.pool)
         self.weights = [cfg.pool[k] for k in self.kinds]
-        self.states, self.control, self.bots = [None] * count, [None] * count, [None] * count
+        self.tables, self.control = [None] * count, [None] * count
         for g in range(count):
             self.reset(g)
+
+    @property
+    def states(self) -> list:
+        return [t.state for t in self.tables]
 
     def reset(self, g: int) -> None:
         kind = self.rng.choices(self.kinds, self.weights)[0]
         learner_seat = self.rng.randrange(2)
         control = [LEARNER, LEARNER]
-        bot = None
+        seats = [None, None]
         if kind == "past":
             control[1 - learner_seat] = PAST
         elif kind != "self":
             control[1 - learner_seat] = BOT
-            bot = make_policy(kind, seed=self.rng.randrange(1 << 30))
-            bot.reset(1 - learner_seat)
-        state = None
-        while state is None or state.winner >= 0:  # a deal can end the game (four of a kind): skip it
-            state = start_game(self.rules, seed=self.rng.randrange(1 << 62))[0]
-        self.states[g], self.control[g], self.bots[g] = state, control, bot
+            seats[1 - learner_seat] = make_policy(kind, seed=self.rng.randrange(1 << 30))
+        table = None
+        while table is None or table.over:  # a deal can end the game (four of a kind): skip it
+            table = Table(self.rules, seats, Dealer(self.rng.randrange(1 << 62)))
+            table.start()
+        self.tables[g], self.control[g] = table, control
 
 
 class Rollout:
@@ -112,8 +119,8 @@ class Rollout:
                     past_sampled = torch.multinomial(past_probs, 1, generator=self.gen).squeeze(1).tolist()
             b["values"][t] = value
             self.next_start.zero_()
-            for g, state in enumerate(games.states):
-                self._play(t, g, state, sampled, past_sampled, bc_weight)
+            for g, table in enumerate(games.tables):
+                self._play(t, g, table, sampled, past_sampled, bc_weight)
             keep = (1.0 - self.next_start).view(1, -1, 1)
             self.h, self.c, self.ph, self.pc = self.h * keep, self.c * keep, self.ph * keep, self.pc * keep
         self._bootstrap()
@@ -131,23 +138,22 @@ class Rollout:
             row[:] = False
             row[list(legal_actions(state))] = True
 
-    def _play(self, t, g, state, sampled, past_sampled, bc_weight) -> None:
+    def _play(self, t, g, table, sampled, past_sampled, bc_weight) -> None:
         games, v = self.games, self.np
-        seat = state.turn
+        seat = table.state.turn
         i = 2 * g + seat
         who = games.control[g][seat]
         if who == LEARNER:
-            a = sampled[i]
-            v["actions"][t, i], v["acting"][t, i] = a, 1.0
+            v["actions"][t, i], v["acting"][t, i] = sampled[i], 1.0
             if bc_weight > 0:
-                v["expert_actions"][t, i] = self.expert.decide(state).action
+                v["expert_actions"][t, i] = self.expert.decide(table.state).action
+            table.play(sampled[i])
         elif who == PAST:
-            a = past_sampled[i]
+            table.play(past_sampled[i])
         else:
-            a = games.bots[g].decide(state).action
-        state, _ = apply(state, a)
+            table.step()
+        state = table.state
         if state.winner < 0:
-            games.states[g] = state
             return
         control = games.control[g]
         for s in (0, 1):

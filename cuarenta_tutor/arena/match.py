@@ -1,0 +1,109 @@
+"""Provides duplicate-deal matches between two policies, at the table, in parallel processes.
+
+Every seed pair is played twice on the same cards: A in seat 0 and B in seat 1, then the seats
+swapped (the first dealer's seat stays, so each player gets the other's cards). With 4 players A
+holds seats 0 and 2 in the first game. Each game's policies are seeded from (seed, pair, seat), so
+the result does not depend on --jobs.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from dataclasses import dataclass
+
+from ..agents import make_policy
+from ..engine import Caida, Dealer, Limpia, Ronda, first_dealer, preset
+from ..play.table import Table
+
+COUNTED = {Caida: "caidas", Limpia: "limpias", Ronda: "rondas"}
+"""The events a match counts per side (a limpia only when it scored)."""
+
+
+@dataclass(frozen=True)
+class SideTally:
+    """What one side did in one game."""
+
+    points: int
+    caidas: int = 0
+    limpias: int = 0
+    rondas: int = 0
+    seconds: float = 0.0
+    """Time spent deciding."""
+    decisions: int = 0
+    values: tuple = ()
+    """(value, won) for every decision whose policy reported a win probability."""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game of a match, seen from A's side."""
+
+    pair: int
+    swapped: bool
+    a_won: bool
+    a: SideTally
+    b: SideTally
+
+
+def play_game(a: str, b: str, rules_name: str, players: int, seed: int, pair: int, swapped: bool) -> GameResult:
+    """Play one duplicate game; seed pair `pair`, A in the first seat unless `swapped`."""
+    rules = preset(rules_name, players=players)
+    game_seed = seed * 1_000_003 + pair
+    a_team = 1 if swapped else 0
+    side = ["a" if s % 2 == a_team else "b" for s in range(players)]
+    seeds = [game_seed * 8 + s for s in range(players)]
+    table = Table(rules, [make_policy(a if side[s] == "a" else b, seed=seeds[s]) for s in range(players)],
+                  Dealer(game_seed))
+    tally = {k: {"caidas": 0, "limpias": 0, "rondas": 0, "seconds": 0.0, "decisions": 0} for k in "ab"}
+    values: dict[str, list[float]] = {"a": [], "b": []}
+
+    def count(events) -> None:
+        for e in events:
+            key = COUNTED.get(type(e))
+            if key and (key != "limpias" or e.points):
+                tally["a" if e.team == a_team else "b"][key] += 1
+
+    count(table.start(first_dealer(game_seed, players), seeds))
+    while not table.over:
+        step = table.step()
+        who = side[step.seat]
+        tally[who]["seconds"] += step.seconds
+        tally[who]["decisions"] += 1
+        if step.decision.value is not None:
+            values[who].append(step.decision.value)
+        count(step.events)
+    state = table.state
+    a_won = state.winner == a_team
+    points = {"a": state.scores[a_team], "b": state.scores[1 - a_team]}
+    sides = {k: SideTally(points[k], values=tuple((v, a_won == (k == "a")) for v in values[k]), **tally[k])
+             for k in "ab"}
+    return GameResult(pair, swapped, a_won, sides["a"], sides["b"])
+
+
+def _play(args) -> GameResult:
+    return play_game(*args)
+
+
+def run_match(a: str, b: str, games: int, jobs: int = 1, seed: int = 0, rules: str = "standard",
+              players: int = 2, progress=None) -> list[GameResult]:
+    """Play `games` (an even number: games / 2 seed pairs); results in a fixed order. `progress(done, total)`
+    is called after every game."""
+    if games < 2 or games % 2:
+        raise ValueError("--games must be an even number of 2 or more (every seed is played twice)")
+    if jobs < 1:
+        raise ValueError(f"--jobs must be 1 or more, not {jobs}")
+    make_policy(a), make_policy(b), preset(rules, players=players)  # fail fast on bad names
+    tasks = [(a, b, rules, players, seed, pair, swapped) for pair in range(games // 2) for swapped in (False, True)]
+    results = []
+    if jobs == 1:
+        for t in tasks:
+            results.append(_play(t))
+            if progress:
+                progress(len(results), games)
+        return results
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for r in pool.imap(_play, tasks, chunksize=2):
+            results.append(r)
+            if progress:
+                progress(len(results), games)
+    return results
