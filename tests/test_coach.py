@@ -1,17 +1,21 @@
-"""Coach: mistake classes at their boundaries, Lichess accuracy by hand, hints and annotations, review of a record."""
+"""Coach: mistake classes at their boundaries, accuracy against Lichess' own figures and test cases, hints and
+annotations, and the review of a saved game against the annotations made while it was played."""
 
+import itertools
 import json
 import math
-import os
-import warnings
 
 import pytest
 
 from cuarenta_tutor import coach, records
 from cuarenta_tutor.agents import Decision, make_policy
+from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from cuarenta_tutor.coach import Annotation, accuracy_by_group, annotate, classify, format_review, game_accuracy, hints
-from cuarenta_tutor.engine import ACTION_RANK, apply, make_position, match_action, parse_rank, preset, start_game
+from cuarenta_tutor.engine import ACTION_RANK, Dealer, legal_actions, make_position, match_action, parse_rank, preset
 from cuarenta_tutor.engine.actions import sum_action, trail_action
+from cuarenta_tutor.narrator import move_name
+
+MODEL = default_model_path()  # the shipped model (models/ is in the repository: a missing one fails)
 
 
 @pytest.mark.parametrize("loss,standard,strict", [
@@ -33,60 +37,85 @@ def test_classify_refuses_an_unknown_preset_or_a_non_number():
         classify(math.nan)
 
 
-def test_move_accuracy_follows_the_lichess_curve():
-    # 103.1668 * exp(-0.04354 * loss) - 3.1669 + 1, clamped to 0..100
-    assert coach.move_accuracy(0) == 100.0  # 101.0 before the clamp
-    assert coach.move_accuracy(5) == pytest.approx(80.82, abs=0.01)  # 103.1668 * 0.80437 = 82.98; - 3.1669 + 1
-    assert coach.move_accuracy(10) == pytest.approx(64.58, abs=0.01)  # 103.1668 * 0.64701 = 66.75; - 2.1669
-    assert coach.move_accuracy(20) == pytest.approx(41.02, abs=0.01)  # 103.1668 * 0.41863 = 43.19; - 2.1669
-    # the curve is a least-squares fit to 0 -> 100, 5 -> 75, 10 -> 60, 20 -> 42, 40 -> 20, 60 -> 5, 80 -> 0
+def test_move_accuracy_is_the_lichess_curve():
+    # lila's AccuracyPercent: 100 when the win % does not drop; the site's published curve gives about 81 after
+    # a drop of 5 points and about 65 after 10; the curve is fitted to 0 -> 100, 5 -> 75, 10 -> 60, 20 -> 42,
+    # 40 -> 20, 60 -> 5, 80 -> 0 (the data in lila's source)
+    assert coach.move_accuracy(0) == 100.0 and coach.move_accuracy(-3) == 100.0
+    assert coach.move_accuracy(5) == pytest.approx(81, abs=0.5)
+    assert coach.move_accuracy(10) == pytest.approx(65, abs=0.5)
     for loss, fitted in ((0, 100), (5, 75), (10, 60), (20, 42), (40, 20), (60, 5), (80, 0)):
         assert abs(coach.move_accuracy(loss) - fitted) < 6.5
-    assert coach.move_accuracy(100) == 0.0 and coach.move_accuracy(-3) == 100.0
+    assert coach.move_accuracy(100) == 0.0
+    losses = [0, 1, 2, 5, 10, 15, 20, 40, 60]
+    assert all(coach.move_accuracy(a) > coach.move_accuracy(b) for a, b in itertools.pairwise(losses))
+
+
+def lichess_win(cp: float) -> float:
+    """lila's WinPercent.fromCentiPawns: the win % of a centipawn evaluation (capped at 1000)."""
+    cp = max(-1000, min(1000, cp))
+    return 50 + 50 * (2 / (1 + math.exp(-0.00368208 * cp)) - 1)
+
+
+def lichess_game(cps, white_first=True) -> dict:
+    """The annotations of a chess game given as lila's tests give it (the evaluation after each ply, white's point
+    of view, from an initial 15): per colour ("white", "black"), its moves with the win % before and after."""
+    series = [15, *cps]
+    out = {"white": [], "black": []}
+    for ply in range(len(cps)):
+        white = (ply % 2 == 0) == white_first
+        before, after = lichess_win(series[ply]), lichess_win(series[ply + 1])
+        if not white:
+            before, after = 100 - before, 100 - after
+        loss = max(0.0, before - after)
+        out["white" if white else "black"].append(Annotation(
+            ply, int(not white), 0, "e4", before, after, 0, "e4", before, loss, classify(loss),
+            coach.move_accuracy(before - after), 1.0, "stockfish"))
+    return out
+
+
+# lila's AccuracyPercentTest: (evaluations, white first, expected white, expected black, tolerance white, black)
+LILA_CASES = [
+    ("two good moves", [15, 15], True, 100, 100, 1, 1),
+    ("white blunders on first move", [-900, -900], True, 10, 100, 5, 1),
+    ("black blunders on first move", [15, 900], True, 100, 10, 1, 5),
+    ("both blunder on first move", [-900, 0], True, 10, 10, 5, 5),
+    ("20 perfect moves", [15] * 20, True, 100, 100, 1, 1),
+    ("20 perfect moves and a white blunder", [15] * 20 + [-900], True, 50, 100, 5, 1),
+    ("21 perfect moves and a black blunder", [15] * 21 + [900], True, 100, 50, 1, 5),
+    ("5 average moves (65 cpl) on each side", [-50, 15] * 5, True, 76, 76, 8, 8),
+    ("50 average moves (65 cpl) on each side", [-50, 15] * 50, True, 76, 76, 8, 8),
+    ("50 mediocre moves (150 cpl) on each side", [-135, 15] * 50, True, 54, 54, 8, 8),
+    ("50 terrible moves (500 cpl) on each side", [-435, 15] * 50, True, 20, 20, 8, 8),
+    ("black first: two good moves", [15, 15], False, 100, 100, 1, 1),
+    ("black first: black blunders on first move", [900, 900], False, 100, 10, 1, 5),
+    ("black first: white blunders on first move", [15, -900], False, 10, 100, 5, 1),
+    ("black first: both blunder on first move", [900, 0], False, 10, 10, 5, 5),
+]
+
+
+@pytest.mark.parametrize("cps,white_first,white,black,tol_white,tol_black", [c[1:] for c in LILA_CASES],
+                         ids=[c[0] for c in LILA_CASES])
+def test_game_accuracy_gives_lichess_figures_on_lichess_test_games(cps, white_first, white, black, tol_white,
+                                                                   tol_black):
+    game = lichess_game(cps, white_first)
+    assert game_accuracy(game["white"]) == pytest.approx(white, abs=tol_white)
+    assert game_accuracy(game["black"]) == pytest.approx(black, abs=tol_black)
+
+
+def test_one_blunder_weighs_more_in_a_sharp_game_than_in_a_quiet_one():
+    # lila weights each move by how much the win % moves around it: the same accuracies in a game whose win %
+    # swings give the blunder more weight than in a game that stays level
+    def notes(swing):
+        return [Annotation(i, 0, 0, "A trails", 50 + (swing if i == 9 else 0), 50, 0, "A trails", 50, 0.0, "best",
+                           20.0 if i == 9 else 100.0, 1.0, "m") for i in range(20)]
+    assert game_accuracy(notes(30)) < game_accuracy(notes(0))
+    assert game_accuracy([]) is None
 
 
 def _note(win_before, win_after, accuracy, ply=0, seat=0):
     return Annotation(ply, seat, 0, "A trails", win_before, win_after, 0, "A trails", win_after, 0.0, "best", accuracy,
                       1.0, "m")
-
-
-def test_game_accuracy_by_hand():
-    # win % series 50 60 40 30 (each move's before, then the last one's after); n = 3 -> window 2:
-    # windows [50, 60] [60, 40] [40, 30] -> population stdev 5, 10, 5 -> weights 5, 10, 5
-    notes = [_note(50, 60, 100), _note(60, 40, 80), _note(40, 30, 50)]
-    weighted = (100 * 5 + 80 * 10 + 50 * 5) / 20  # 77.5
-    harmonic = 3 / (1 / 100 + 1 / 80 + 1 / 50)  # 70.588...
-    assert weighted == 77.5
-    assert game_accuracy(notes) == pytest.approx((weighted + harmonic) / 2)  # 74.044
-    assert game_accuracy(notes) == pytest.approx(74.0441176, abs=1e-6)
-
-
-def test_game_accuracy_clamps_the_weights_and_the_harmonic_mean():
-    # series 0 100 100 100: stdev 50 -> weight 12; stdev 0 -> 0.5; an accuracy of 0 counts as 1 in the harmonic mean
-    notes = [_note(0, 100, 20), _note(100, 100, 100), _note(100, 100, 0)]
-    weighted = (20 * 12 + 100 * 0.5 + 0 * 0.5) / 13
-    harmonic = 3 / (1 / 20 + 1 / 100 + 1 / 1)
-    assert game_accuracy(notes) == pytest.approx((weighted + harmonic) / 2)  # 12.57
-    assert game_accuracy([]) is None
-
-
-def test_game_accuracy_weights_use_the_population_deviation():
-    # series 50 60 84: windows [50, 60] -> 5 and [60, 84] -> 12 (a sample deviation would give 7.07 and 16.97 -> 12)
-    notes = [_note(50, 60, 90), _note(60, 84, 40)]
-    weighted = (90 * 5 + 40 * 12) / 17  # 54.706
-    harmonic = 2 / (1 / 90 + 1 / 40)  # 55.385
-    assert game_accuracy(notes) == pytest.approx((weighted + harmonic) / 2)  # 55.045
-
-
-def test_game_accuracy_window_grows_with_the_game():
-    # 30 moves -> window 3. Series all 50 but the 16th value 80 (move 15's win before): the windows holding it are
-    # those of moves 14, 15 and 16 (move 0 reuses the first window), deviation 14.1 -> weight 12; the rest 0 -> 0.5.
-    series = [50.0] * 31
-    series[15] = 80.0
-    notes = [_note(series[i], series[i + 1], 40.0 if i == 15 else 100.0, ply=i) for i in range(30)]
-    weighted = (27 * 0.5 * 100 + 2 * 12 * 100 + 12 * 40) / (27 * 0.5 + 3 * 12)  # 85.4545 (window 2 would give 81.05)
-    harmonic = 30 / (29 / 100 + 1 / 40)  # 95.238
-    assert game_accuracy(notes) == pytest.approx((weighted + harmonic) / 2)  # 90.346
 
 
 def test_game_accuracy_of_equal_moves_is_that_accuracy_for_any_window():
@@ -134,7 +163,8 @@ def test_annotation_of_a_mistake_a_blunder_and_the_best_move(position):
     assert (a.ply, a.seat, a.action, a.name) == (6, 0, t7, "7 trails")
     assert (a.win_before, a.win_after, a.win_best) == pytest.approx((55, 52, 70))
     assert (a.best_action, a.best_name, a.loss, a.klass) == (take, "7 takes 3+4, then J Q", 18.0, "blunder")
-    assert a.accuracy == pytest.approx(coach.move_accuracy(18)) and a.prob == 0.05 and a.model_id == "model-sha"
+    assert a.prob == 0.05 and a.model_id == "model-sha"
+    assert 41 < a.accuracy < 65  # 18 points: between Lichess' ~41 at 20 and ~65 at 10
     assert annotate(state, decision, t5, 6).klass == "mistake"
     assert annotate(state, decision, t5, 6, "strict").klass == "blunder"
     best = annotate(state, decision, take, 6)
@@ -162,14 +192,16 @@ def test_coach_refuses_what_it_cannot_judge(position):
 
 
 def _bot_game(seed, human_seat, stop=None, coach_policy=None):
-    """A recorded bot game; with `coach_policy`, the human seat's moves are annotated as the TUI does in play."""
+    """A recorded bot game played by hand (a Dealer and apply, not the coach's Table); with `coach_policy`, the
+    human seat's moves are annotated as they are played, as the app does."""
     rules = preset("standard")
     bots = [make_policy("greedy", seed), make_policy("expert", seed)]
     for seat, bot in enumerate(bots):
         bot.reset(seat)
     if coach_policy:
         coach_policy.reset(human_seat)
-    state, events = start_game(rules, seed, 0)
+    dealer = Dealer(seed)
+    state, events = dealer.start(rules, 0)
     record = records.new_record(rules, seed, 0, [("human", "Ana"), ("expert", "Bot")], human_seat)
     made = []
     while state.winner < 0 and (stop is None or len(record.moves) < stop):
@@ -182,20 +214,24 @@ def _bot_game(seed, human_seat, stop=None, coach_policy=None):
             note = annotate(state, coach_policy.decide(state), action, len(record.moves))
             made.append(note)
         card = next(c for c in state.hands[seat] if c >> 2 == ACTION_RANK[action])
-        state, events = apply(state, action, card=card)
+        state, events = dealer.play(state, action, card=card)
         record.add_move(seat, action, card, note, after=state)
     return record, made
 
 
+def move_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line[:5].strip().rstrip(".").isdigit()]
+
+
 def test_format_review_writes_one_line_per_move_and_the_accuracy():
     record, _ = _bot_game(5, 0, stop=6)
-    first = record.moves[0]["seat"]
+    first = record.moves[0].seat
     notes = [Annotation(0, first, 0, "A trails", 55.0, 45.0, 16, "7 takes 7", 60.0, 15.0, "blunder", 50.0, 0.1,
                         "0123456789abcdef"),
              Annotation(2, first, 0, "A trails", 40.0, 40.0, 0, "A trails", 40.0, 0.0, "best", 100.0, 0.9, "0123")]
     text = format_review(record, notes)
     lines = text.splitlines()
-    moves = [line for line in lines if line[:5].strip().rstrip(".").isdigit()]
+    moves = move_lines(text)
     assert len(moves) == 6 and moves[0].startswith("   1. ")
     assert "win 55% -> 45%  blunder (best: 7 takes 7, 60%)" in moves[0]
     assert "win 40% -> 40%  best" in moves[2] and "(best:" not in moves[2]
@@ -208,45 +244,57 @@ def test_format_review_writes_one_line_per_move_and_the_accuracy():
 
 
 @pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory):
-    pytest.importorskip("torch", reason="needs the train extra")
-    pytest.importorskip("onnx", reason="needs the train extra")
-    from cuarenta_tutor.training.a2c import Config, train
-    from cuarenta_tutor.training.export import export
-
-    out = tmp_path_factory.mktemp("coach-run")
-    cfg = Config(total_steps=4096, num_envs=8, rollout_len=16, eval_every=0, snapshot_every=4, hidden=32,
-                 feature=64, strategy=32)
-    with warnings.catch_warnings(), open(os.devnull, "w") as log:
-        warnings.simplefilter("ignore")  # the exporter's deprecation and tracer notes
-        return export(train(cfg, out, log=log), out / "tiny.onnx")
+def annotated_game():
+    """A whole bot game whose seat 1 was coached by the shipped model while it was played."""
+    record, made = _bot_game(9, 1, coach_policy=OnnxPolicy(MODEL))
+    return record, made
 
 
-def test_review_of_a_saved_game_repeats_the_annotations_made_in_play(tiny_model, tmp_path):
-    from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, file_sha256
-
-    record, made = _bot_game(9, 1, coach_policy=OnnxPolicy(tiny_model))
+def test_review_of_a_saved_game_repeats_the_annotations_made_in_play(annotated_game, tmp_path):
+    record, made = annotated_game
     assert record.result is not None and made
     loaded = records.load(records.save(record, tmp_path))
-    assert [m["annotation"] for m in loaded.moves if m["seat"] == 1] == [a.to_dict() for a in made]
-    again = coach.review(loaded, lambda seat: OnnxPolicy(tiny_model))
+    assert [m.annotation for m in loaded.moves if m.seat == 1] == [a.to_dict() for a in made]
+    assert all(m.annotation is None for m in loaded.moves if m.seat == 0)
+    again = coach.review(loaded, lambda seat: OnnxPolicy(MODEL))
     assert again == made
-    assert [a.ply for a in again] == [i for i, m in enumerate(loaded.moves) if m["seat"] == 1]
-    sha = file_sha256(tiny_model)
-    for a in again:
-        assert a.model_id == sha and a.loss >= 0 and a.klass == classify(a.loss) and 0 <= a.win_before <= 100
-        assert a.loss == pytest.approx(max(0.0, a.win_best - a.win_after), abs=1e-6)
+    assert [a.ply for a in again] == [i for i, m in enumerate(loaded.moves) if m.seat == 1]
     (summary,), _ = records.list_games(tmp_path, accuracy=coach.summary_accuracy)
     assert summary.accuracy == pytest.approx(game_accuracy(made))
 
 
-def test_review_without_a_human_annotates_every_seat(tiny_model):
-    from cuarenta_tutor.agents.onnx_policy import OnnxPolicy
+def test_annotations_name_legal_moves_and_never_a_negative_loss(annotated_game):
+    record, made = annotated_game
+    states = records.replay(record)
+    sha = file_sha256(MODEL)
+    for a in made:
+        state, move = states[a.ply], record.moves[a.ply]
+        legal = legal_actions(state)
+        assert a.action == move.action and a.seat == move.seat == state.turn
+        assert a.best_action in legal and a.action in legal
+        assert (a.name, a.best_name) == (move_name(state, a.action), move_name(state, a.best_action))
+        assert a.loss >= 0 and (a.loss == 0) == (a.klass == "best") and a.klass == classify(a.loss)
+        assert 0 <= a.win_before <= 100 and 0 <= a.win_after <= 100 and 0 <= a.win_best <= 100
+        assert 0 <= a.accuracy <= 100 and 0 <= a.prob <= 1 and a.model_id == sha
+    assert any(a.klass != "best" for a in made)  # a greedy player does not always play the agent's move
 
+
+def test_format_review_of_a_whole_game_has_one_line_per_move(annotated_game):
+    record, made = annotated_game
+    states = records.replay(record)
+    lines = move_lines(format_review(record, made))
+    assert len(lines) == len(record.moves)
+    for i, (line, move) in enumerate(zip(lines, record.moves, strict=True)):
+        assert line.startswith(f"{i + 1:4d}. ") and move_name(states[i], move.action) in line
+        assert (" -> " in line) == (move.seat == 1)
+    assert "won" in format_review(record, made).splitlines()[0]
+
+
+def test_review_without_a_human_annotates_every_seat():
     record, _ = _bot_game(4, None, stop=30)
     made = []
-    notes = coach.review(record, lambda seat: made.append(seat) or OnnxPolicy(tiny_model))
+    notes = coach.review(record, lambda seat: made.append(seat) or OnnxPolicy(MODEL))
     assert made == [0, 1] and [a.ply for a in notes] == list(range(30))
-    assert [a.seat for a in notes] == [m["seat"] for m in record.moves]
+    assert [a.seat for a in notes] == [m.seat for m in record.moves]
     text = format_review(record, notes)
     assert text.count(" -> ") == 30 and "  Ana: " in text and "  Bot: " in text

@@ -3,14 +3,18 @@ are reported with file, line and problem; feedback; progress."""
 
 import json
 import re
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from cuarenta_tutor import lessons as L
-from cuarenta_tutor.coach import move_name
 from cuarenta_tutor.engine import legal_actions
+from cuarenta_tutor.lessons.__main__ import main as check_lessons
+from cuarenta_tutor.narrator import move_name
+from cuarenta_tutor.resources import data_dir
 
 LESSONS = L.load_lessons()
 POSITIONS = [(lesson, p) for lesson in LESSONS for p in lesson.positions]
@@ -173,7 +177,7 @@ def test_wrong_folder_and_duplicate_ids_are_reported(tmp_path):
 
 
 def test_readme_example_is_a_valid_lesson(tmp_path):
-    readme = (Path(L.__file__).parent.parent / "lessons" / "README.md").read_text(encoding="utf-8")
+    readme = (data_dir("lessons") / "README.md").read_text(encoding="utf-8")
     example = re.search(r"```toml\n(.*?)```", readme, re.S).group(1)
     lesson = L.load_lesson(write(tmp_path, example))
     assert lesson.positions[0].answer_name == "5 takes 5"
@@ -240,8 +244,19 @@ def test_damaged_progress_is_reported_and_treated_as_empty(user_data, content):
 
 
 def test_check_command(tmp_path, capsys):
-    assert L.main([]) == 0
+    assert check_lessons([]) == 0
     assert capsys.readouterr().out.startswith(f"{len(LESSONS)} lessons, {len(POSITIONS)} positions: ok")
     bad = write(tmp_path, GOOD.replace('answer = "5 takes 5"', 'answer = "Q takes Q"'))
-    assert L.main([str(bad)]) == 1
+    assert check_lessons([str(bad)]) == 1
     assert "the answer 'Q takes Q' is not a legal move" in capsys.readouterr().err
+
+
+def test_check_command_runs_as_a_module(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "cuarenta_tutor.lessons"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{len(LESSONS)} lessons, {len(POSITIONS)} positions: ok")
+    bad = write(tmp_path, GOOD.replace('answer = "5 takes 5"', 'answer = "Q takes Q"'))
+    done = subprocess.run([sys.executable, "-m", "cuarenta_tutor.lessons", str(bad)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 1 and "the answer 'Q takes Q' is not a legal move" in done.stderr

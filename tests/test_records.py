@@ -1,5 +1,6 @@
 """Game records: whole bot games replay state for state, atomic saves, and damaged files reported, never fatal."""
 
+import dataclasses
 import json
 import os
 
@@ -7,9 +8,24 @@ import pytest
 
 from cuarenta_tutor import records
 from cuarenta_tutor.agents import make_policy
-from cuarenta_tutor.engine import ACTION_RANK, RANKS, apply, card_str, hand_deck, legal_actions, preset, start_game
+from cuarenta_tutor.engine import ACTION_RANK, RANKS, Dealer, apply, card_str, legal_actions, preset, seeded_deck
 from cuarenta_tutor.engine import trail_action as trail
-from cuarenta_tutor.records import DATA_ENV, RecordError, from_json, list_games, load, new_record, replay, save, to_json
+from cuarenta_tutor.records import (
+    DATA_ENV,
+    ModelRef,
+    MoveEntry,
+    RecordError,
+    Result,
+    SeatEntry,
+    from_json,
+    list_games,
+    load,
+    new_record,
+    replay,
+    save,
+    to_json,
+)
+from cuarenta_tutor.records import store as record_store
 
 
 def play_recorded(rules, seed, specs, human_seat=None, stop=None, decks=()):
@@ -18,7 +34,8 @@ def play_recorded(rules, seed, specs, human_seat=None, stop=None, decks=()):
     for s, p in enumerate(policies):
         p.reset(s, seed=seed * 8 + s)
     dealer = seed % rules.players
-    state, events = start_game(rules, seed, dealer, decks)
+    chance = Dealer(seed, decks)  # the cards come from the seed (or the decks given), as a record replays them
+    state, events = chance.start(rules, dealer)
     record = new_record(rules, seed, dealer, [(spec, f"P{s}") for s, spec in enumerate(specs)], human_seat,
                         decks=decks)
     states = [state]
@@ -28,7 +45,7 @@ def play_recorded(rules, seed, specs, human_seat=None, stop=None, decks=()):
         seat = state.turn
         action = policies[seat].decide(state).action
         card = [c for c in state.hands[seat] if c >> 2 == ACTION_RANK[action]][-1]  # not the engine's default card
-        state, events = apply(state, action, card=card)
+        state, events = chance.play(state, action, card=card)
         record.add_move(seat, action, card, after=state)
         states.append(state)
     return record, states
@@ -49,13 +66,20 @@ def test_data_folder_follows_the_environment(tmp_path, monkeypatch):
 
 def test_new_record_holds_the_setup():
     rules = preset("pagat", players=4)
-    record = new_record(rules, 5, 3, [{"player": "human", "name": "Ana"}, ("expert", "E1"), ("onnx", "Bot"),
-                                      ("expert", "E2")], human_seat=0, model={"id": "ab" * 32, "path": "m.onnx"})
+    record = new_record(rules, 5, 3, [("human", "Ana"), ("expert", "E1"), ("onnx", "Bot"), ("expert", "E2")],
+                        human_seat=0, model=ModelRef("ab" * 32, "m.onnx"))
     assert record.rules == rules.to_dict() and record.rules_preset == "pagat"
-    assert record.seats[0] == {"seat": 0, "player": "human", "name": "Ana"} and record.seats[3]["name"] == "E2"
-    assert record.decks == [[card_str(c, ascii_only=True) for c in hand_deck(5, 0)]]
+    assert record.seats[0] == SeatEntry(0, "human", "Ana") and record.seats[3].name == "E2"
+    assert record.model == ModelRef("ab" * 32, "m.onnx")
+    assert record.decks == [[card_str(c, ascii_only=True) for c in seeded_deck(5, 0)]]
     assert record.moves == [] and record.result is None and record.schema_version == 1
     assert from_json(json.loads(json.dumps(to_json(record)))) == record
+    on_disk = json.loads(json.dumps(to_json(record)))  # the file format: plain JSON objects, as before
+    assert on_disk["seats"][0] == {"seat": 0, "player": "human", "name": "Ana"}
+    assert on_disk["model"] == {"id": "ab" * 32, "path": "m.onnx"} and on_disk["result"] is None
+    two = new_record(preset("standard"), 5, 0, [("human", "Ana"), ("expert", "E")],
+                     decks=(seeded_deck(8, 0), seeded_deck(9, 0)))
+    assert two.decks == [[card_str(c, ascii_only=True) for c in seeded_deck(n, 0)] for n in (8, 9)]
     with pytest.raises(ValueError, match="4 players need 4 seats"):
         new_record(rules, 5, 3, [("human", "Ana")])
 
@@ -69,18 +93,30 @@ def test_new_record_holds_the_setup():
 def test_replay_reproduces_every_state_of_a_whole_game(tmp_path, rules_name, players, seed, specs):
     record, states = play_recorded(preset(rules_name, players=players), seed, specs)
     assert states[-1].winner >= 0
-    assert record.result == {"winner": states[-1].winner, "scores": list(states[-1].scores)}
+    assert record.result == Result(states[-1].winner, tuple(states[-1].scores))
     assert len(record.decks) == states[-1].hand_no + 1
-    loaded = load(save(record, tmp_path))
+    path = save(record, tmp_path)
+    assert json.loads(path.read_text())["result"] == {"winner": states[-1].winner, "scores": list(states[-1].scores)}
+    loaded = load(path)
     assert loaded == record
+    assert all(isinstance(m, MoveEntry) for m in loaded.moves) and len(loaded.moves) == states[-1].plays
     assert replay(loaded) == states
 
 
 def test_replay_of_a_game_dealt_from_explicit_decks(tmp_path):
-    deck = hand_deck(1234, 0)  # another seed's order: not what seed 6 deals
+    deck = seeded_deck(1234, 0)  # another seed's order: not what seed 6 deals
     record, states = play_recorded(preset("standard"), 6, ["expert", "expert"], decks=(deck,))
     assert record.decks[0] == [card_str(c, ascii_only=True) for c in deck]
-    assert record.decks[1] == [card_str(c, ascii_only=True) for c in hand_deck(6, 1)]
+    assert record.decks[1] == [card_str(c, ascii_only=True) for c in seeded_deck(6, 1)]
+    assert replay(load(save(record, tmp_path))) == states
+
+
+def test_replay_of_a_game_with_a_later_hand_dealt_from_an_explicit_deck(tmp_path):
+    deck = seeded_deck(99, 5)
+    record, states = play_recorded(preset("standard"), 6, ["expert", "expert"], decks={1: deck})
+    assert states[-1].hand_no >= 1
+    assert record.decks[0] == [card_str(c, ascii_only=True) for c in seeded_deck(6, 0)]
+    assert record.decks[1] == [card_str(c, ascii_only=True) for c in deck]
     assert replay(load(save(record, tmp_path))) == states
 
 
@@ -88,10 +124,45 @@ def test_resume_gives_the_state_after_the_last_move(tmp_path):
     record, states = play_recorded(preset("standard"), 7, ["greedy", "expert"], human_seat=1, stop=23)
     loaded = load(save(record, tmp_path))
     assert loaded.result is None and len(loaded.moves) == 23
-    state = records.resume(loaded)
+    state = replay(loaded)[-1]
     assert state == states[-1]
-    state, _ = apply(state, legal_actions(state)[0])  # and the game goes on from there
+    state, _ = loaded.dealer.play(state, legal_actions(state)[0])  # and the game goes on from there
     assert state.plays == 24
+
+
+OLD_DECK = ("7c Kd 5s Ad 2c Ks Qc 7s 6c 6h Jd 4d Qd 3c As 4s 3s Qh Ac Jc "
+            "5c 3h 7d 2s Kh Kc 2d 4c 5d Js 3d 6s 7h 6d Ah Jh Qs 2h 5h 4h")
+OLD_MOVES = [(0, 9, "Kd"), (1, 19, "Ks"), (0, 6, "7c"), (1, 16, "7s"), (0, 4, "5s"), (1, 8, "Qc"), (0, 1, "2c"),
+             (1, 5, "6c"), (0, 0, "Ad"), (1, 37, "6h"), (0, 18, "Qd"), (1, 8, "Qh")]
+OLD_NOTE = {"ply": 0, "seat": 0, "action": 9, "name": "K trails", "win_before": 50.0, "win_after": 48.5,
+            "best_action": 9, "best_name": "K trails", "win_best": 48.5, "loss": 0.0, "klass": "best",
+            "accuracy": 100.0, "prob": 0.5, "model_id": "ab" * 32}
+OLD_FILE = {  # written by the code before the renovation (records.py of the previous release), 12 moves in
+    "schema_version": 1, "game_id": "20240501-101500-abc123", "created": "2024-05-01T10:15:00+00:00",
+    "updated": "2024-05-01T10:15:00+00:00", "rules": preset("standard").to_dict(), "rules_preset": "standard",
+    "seed": 21, "first_dealer": 1, "decks": [OLD_DECK.split()],
+    "seats": [{"seat": 0, "player": "human", "name": "Ana"}, {"seat": 1, "player": "expert", "name": "Bot"}],
+    "human_seat": 0, "model": {"id": "ab" * 32, "path": "models/x.onnx"},
+    "moves": [{"seat": s, "action": a, "card": c, "annotation": OLD_NOTE if i == 0 else None}
+              for i, (s, a, c) in enumerate(OLD_MOVES)],
+    "result": None,
+}
+
+
+def test_a_file_written_before_the_renovation_loads_replays_and_saves_unchanged(tmp_path):
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(OLD_FILE, indent=1))
+    record = load(path)
+    assert record.moves[0] == MoveEntry(0, 9, "Kd", OLD_NOTE) and record.moves[1].annotation is None
+    assert record.seats[1] == SeatEntry(1, "expert", "Bot") and record.model == ModelRef("ab" * 32, "models/x.onnx")
+    state = replay(record)[-1]
+    # what the previous release's engine reached after these 12 moves
+    hands = [" ".join(card_str(c, ascii_only=True) for c in h) for h in state.hands]
+    assert hands == ["As 3c 4d Jd", "Ac 3s 4s Jc"]
+    assert [card_str(c, ascii_only=True) for c in state.table] == ["2c", "6c", "Qh"]
+    assert (state.scores, [len(p) for p in state.piles], state.turn, state.deal_no) == ((0, 8), [2, 7], 0, 1)
+    assert to_json(record) == OLD_FILE
+    assert json.loads(save(record, tmp_path / "again").read_text()) == OLD_FILE
 
 
 def test_save_is_atomic(tmp_path, finished, monkeypatch):
@@ -106,7 +177,7 @@ def test_save_is_atomic(tmp_path, finished, monkeypatch):
     def crash(*args):
         raise OSError("disk unplugged")
 
-    monkeypatch.setattr(records.os, "replace", crash)
+    monkeypatch.setattr(record_store.os, "replace", crash)
     with pytest.raises(OSError, match="disk unplugged"):
         save(changed, tmp_path)
     assert path.read_bytes() == before and sorted(os.listdir(tmp_path)) == [path.name]
@@ -177,8 +248,8 @@ def test_list_games_skips_damaged_and_foreign_files(tmp_path, finished):
         assert sum(bad in m for m in skipped) == 1
     first, second = summaries
     team = 0
-    scores = done.result["scores"]
-    outcome = "won" if done.result["winner"] == team else "lost"
+    scores = done.result.scores
+    outcome = "won" if done.result.winner == team else "lost"
     assert first.finished and first.result == f"you {outcome} {scores[team]}-{scores[1 - team]}"
     assert not second.finished and second.result == "unfinished" and second.moves == 9
     assert records.latest_unfinished(tmp_path).game_id == old.game_id
@@ -188,8 +259,8 @@ def test_list_games_skips_damaged_and_foreign_files(tmp_path, finished):
 def test_summary_accuracy_comes_from_the_human_annotations(tmp_path):
     rules = preset("standard")
     record = new_record(rules, 3, 0, [("expert", "E"), ("human", "Ana")], human_seat=1,
-                        model={"id": "0123456789abcdef" * 4, "path": "x.onnx"})
-    state, _ = start_game(rules, 3, 0)
+                        model=ModelRef("0123456789abcdef" * 4, "x.onnx"))
+    state, _ = Dealer(3).start(rules, 0)
     for accuracy in (100.0, 5.0, 90.0, 5.0):  # dealer 0: seat 1 plays first and third
         seat, action = state.turn, legal_actions(state)[0]
         card = next(c for c in state.hands[seat] if c >> 2 == ACTION_RANK[action])
@@ -204,7 +275,7 @@ def test_summary_accuracy_comes_from_the_human_annotations(tmp_path):
 
 def _mutated(record, index, **change):
     copy = from_json(_good_json(record))
-    copy.moves[index] = {**copy.moves[index], **change}
+    copy.moves[index] = dataclasses.replace(copy.moves[index], **change)
     return copy
 
 
@@ -226,7 +297,7 @@ def test_a_move_that_does_not_fit_names_the_move(finished):
     with pytest.raises(RecordError, match="move 5 .*not in seat"):
         replay(_mutated(record, 4, card=other))
     longer = from_json(_good_json(record))
-    longer.moves.append(dict(longer.moves[-1]))
+    longer.moves.append(longer.moves[-1])
     with pytest.raises(RecordError, match=rf"move {len(longer.moves)} .*already over"):
         replay(longer)
 

@@ -1,4 +1,4 @@
-"""Provides the coach: hints for every legal move, annotations with mistake classes, accuracy, and game review.
+"""Provides the coach's judgement of moves: hints for every legal move, annotations with mistake classes, accuracy.
 
 Every figure is a win percentage (0..100) from the agent's `Decision`: `value` before the move and
 `action_values` after each legal move, both for the mover's team. The *best* move is the one the agent
@@ -26,22 +26,13 @@ import math
 import statistics
 from dataclasses import asdict, dataclass, fields
 
-from .agents.base import Decision
-from .engine import Caida, Dealt, GameWon, HandEnded, Limpia, State, action_to_string, capture_options, legal_actions
-from .engine.actions import ACTION_RANK
-from .records import GameRecord, replay_events, result_text
+from ..agents.base import Decision
+from ..engine import State, legal_actions
+from ..narrator import move_name
 
 PRESETS = {"standard": (5, 10, 15), "strict": (2, 4, 8)}
 """Loss thresholds in win-% points for inaccuracy, mistake, blunder."""
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
-
-
-def move_name(state: State, action: int) -> str:
-    """A move's readable name in a position, with the escalera it takes there ("7 takes 3+4, then J Q")."""
-    for option in capture_options([c >> 2 for c in state.table], ACTION_RANK[action], state.rules):
-        if option["action"] == action:
-            return action_to_string(action, option["sequence"])
-    return action_to_string(action)
 
 
 @dataclass(frozen=True)
@@ -185,80 +176,3 @@ def accuracy_by_group(annotations, groups) -> dict:
 def summary_accuracy(annotation_dicts) -> float | None:
     """Game accuracy from stored annotation dicts (pass to `records.list_games(accuracy=...)`)."""
     return game_accuracy([Annotation.from_dict(d) for d in annotation_dicts])
-
-
-def review(record: GameRecord, policy_factory, preset: str = "standard") -> list[Annotation]:
-    """Annotate a saved game: the human's moves, or every seat's when there is no human seat.
-
-    Each annotated seat gets a fresh policy from `policy_factory(seat)`, reset for the seat, that
-    observes every state of the replay (as it would have in play) and decides before each of its moves.
-    """
-    states, events = replay_events(record)
-    seats = [record.human_seat] if record.human_seat is not None else range(len(record.seats))
-    policies = {seat: policy_factory(seat) for seat in seats}
-    for seat, policy in policies.items():
-        policy.reset(seat)
-    out = []
-    for i, move in enumerate(record.moves):
-        for policy in policies.values():
-            policy.observe(states[i], events[i])
-        if move["seat"] in policies:
-            decision = policies[move["seat"]].decide(states[i])
-            out.append(annotate(states[i], decision, move["action"], i, preset))
-    return out
-
-
-def _notes(events) -> str:
-    """What a play scored, from its events (up to the next deal, whose cards are another matter)."""
-    notes = []
-    for e in events:
-        if isinstance(e, Dealt):
-            break
-        if isinstance(e, Caida):
-            notes.append(f"caída +{e.points + e.ronda_bonus}")
-        elif isinstance(e, Limpia):
-            notes.append(f"limpia +{e.points}")
-        elif isinstance(e, HandEnded):
-            notes.append(f"hand over, cartón {e.carton[0]}-{e.carton[1]}")
-        elif isinstance(e, GameWon):
-            notes.append(f"game won {e.scores[0]}-{e.scores[1]}")
-    return f" [{'; '.join(notes)}]" if notes else ""
-
-
-def format_review(record: GameRecord, annotations) -> str:
-    """The annotated game as plain text, one line per move, then accuracy per player (for --text and screen readers)."""
-    states, events = replay_events(record)
-    by_ply = {a.ply: a for a in annotations}
-    names = {s["seat"]: s["name"] + (" (you)" if s["seat"] == record.human_seat else "") for s in record.seats}
-    width = max(len(n) for n in names.values())
-    lines = [f"Game {record.game_id}: {record.rules_preset or 'custom'} rules, {len(record.seats)} players, "
-             f"{result_text(record)}",
-             "Seats: " + ", ".join(f"{s['seat']} {s['name']} ({s['player']})" for s in record.seats)]
-    models = sorted({a.model_id[:12] for a in by_ply.values() if a.model_id})
-    if models:
-        lines.append(f"Analysis by model {', '.join(models)}; win % is for the mover's team")
-    hand = -1
-    hand_of = {}
-    for i, move in enumerate(record.moves):
-        state = states[i]
-        if state.hand_no != hand:
-            hand = state.hand_no
-            lines.append(f"Hand {hand + 1} (score {state.scores[0]}-{state.scores[1]})")
-        hand_of[i] = hand + 1
-        text = f"{i + 1:4d}. {names[move['seat']]:<{width}}  {move_name(state, move['action'])}"
-        a = by_ply.get(i)
-        if a is not None:
-            text += f"  win {a.win_before:.0f}% -> {a.win_after:.0f}%  {a.klass}"
-            if a.klass != "best":
-                text += f" (best: {a.best_name}, {a.win_best:.0f}%)"
-        lines.append(text + _notes(events[i + 1]))
-    lines.append("Accuracy")
-    for seat in sorted({a.seat for a in by_ply.values()}):
-        mine = [by_ply[p] for p in sorted(by_ply) if by_ply[p].seat == seat]
-        per_hand = accuracy_by_group(mine, [hand_of.get(a.ply, 0) for a in mine])
-        hands = ", ".join(f"hand {h} {acc:.0f}%" for h, acc in per_hand.items())
-        counts = ", ".join(f"{sum(a.klass == k for a in mine)} {k}" for k in ("inaccuracy", "mistake", "blunder"))
-        lines.append(f"  {names[seat]}: {game_accuracy(mine):.1f}% over {len(mine)} moves ({counts}); {hands}")
-    if not by_ply:
-        lines.append("  no move was annotated")
-    return "\n".join(lines)

@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import records
+from .. import records
 
 
 @dataclass

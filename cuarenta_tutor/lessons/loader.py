@@ -1,34 +1,37 @@
-"""Provides the lessons: lesson files (TOML, see lessons/README.md) loaded and validated, move feedback, progress.
+"""Provides lesson files (TOML, see lessons/README.md) loaded and validated.
 
 A lesson is a short text and 2-4 positions; a position is a real engine State with seat 0 (you) on
 turn and one right answer. `load_lesson` checks everything a file can get wrong and raises
-`LessonError` naming the file, the line and the problem. `feedback` judges a move, from the file's
-text or from what the engine says the move scores and gives away. Progress (solved positions) is
-kept in `<user data folder>/lessons.json`. `python -m cuarenta_tutor.lessons [--search] [FILE...]`
-checks lesson files, with --search also that search agrees with every strategy answer.
+`LessonError` naming the file, the line and the problem.
 """
 
 from __future__ import annotations
 
-import random
 import re
-import sys
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .agents.knowledge import unseen_cards, unseen_counts
-from .coach import move_name
-from .engine import action_to_string, apply, choice_to_action, legal_actions, preset
-from .engine.cards import RANKS, card_str, parse_card, parse_rank
-from .engine.state import Caida, GameWon, IllegalMove, Limpia, Played, State, make_position
-from .progress import Progress, load_progress, progress_path, save_progress  # noqa: F401 - re-exported
-from .resources import data_dir
+from ..engine import (
+    RANKS,
+    TARGET_SCORE,
+    IllegalMove,
+    State,
+    action_to_string,
+    card_str,
+    choice_to_action,
+    legal_actions,
+    make_position,
+    parse_card,
+    parse_rank,
+    preset,
+)
+from ..engine.cards import DECK_SIZE
+from ..narrator import move_name
+from ..resources import data_dir
 
 TRACKS = ("rules", "strategy")
 """The tracks, in teaching order."""
-SEARCH_SAMPLES, SEARCH_SEEDS = 400, (1, 2, 3)
-"""A strategy answer decided by "search" is what SearchPolicy(400, Random(seed)) plays for each seed."""
 _TOP = {"id", "track", "order", "title", "text", "rules", "positions"}
 _FIELDS = {"id", "prompt", "hand", "opponent", "table", "trailed", "scores", "captured", "pile_sizes", "stock",
            "ronda", "opponent_ronda", "answer", "why", "decided_by", "reason", "feedback"}
@@ -222,10 +225,10 @@ def _position(spec, track: str, rules) -> Position:
         raise _problem(f"the opponent must hold as many cards as you ({len(hand)}: you lead this deal) "
                        f"or one fewer (they lead), not {len(opp)}", "opponent")
     placed = sum(map(len, ids.values()))
-    stock = spec.get("stock", next((s for s in (30, 20, 10) if placed + s <= 40), 0))
+    stock = spec.get("stock", next((s for s in (30, 20, 10) if placed + s <= DECK_SIZE), 0))
     if isinstance(stock, bool) or stock not in (0, 10, 20, 30):
         raise _problem(f"'stock' must be 0, 10, 20 or 30 (cards left to deal), not {stock!r}", "stock")
-    fill = 40 - placed - stock
+    fill = DECK_SIZE - placed - stock
     if fill < 0:
         raise _problem(f"too many cards: {placed} placed and {stock} in the stock make more than 40", "stock")
     piles = [ids["captured (yours)"], ids["captured (theirs)"]]
@@ -234,12 +237,13 @@ def _position(spec, track: str, rules) -> Position:
             type(n) is int and n >= len(p) for n, p in zip(sizes, piles, strict=True))):
         raise _problem(f"'pile_sizes' must be two counts, each at least its captured cards, adding up to {total} "
                        f"(the cards that are not in the hands, on the table or in the stock)", "pile_sizes")
-    rest = sorted((c for c in range(40) if all(c not in v for v in ids.values())), key=lambda c: (c & 3, c >> 2))
+    rest = sorted((c for c in range(DECK_SIZE) if all(c not in v for v in ids.values())), key=lambda c: (c & 3, c >> 2))
     for card in rest[:fill]:  # earlier captures: one of each rank in turn, to the smaller pile (yours on a tie)
         piles[(len(piles[0]) >= sizes[0]) if sizes else int(len(piles[1]) < len(piles[0]))].append(card)
     scores = spec.get("scores", [0, 0])
-    if not (isinstance(scores, list) and len(scores) == 2 and all(type(s) is int and 0 <= s < 40 for s in scores)):
-        raise _problem("'scores' must be [yours, your opponent's], each 0 to 39", "scores")
+    if not (isinstance(scores, list) and len(scores) == 2
+            and all(type(s) is int and 0 <= s < TARGET_SCORE for s in scores)):
+        raise _problem(f"'scores' must be [yours, your opponent's], each 0 to {TARGET_SCORE - 1}", "scores")
     trailed, ronda, opp_ronda = (_rank(spec, k) for k in ("trailed", "ronda", "opponent_ronda"))
     if trailed is not None and trailed not in [c >> 2 for c in ids["table"]]:
         raise _problem(f"trailed = {spec['trailed']!r}, but no {RANKS[trailed]} is on the table", "trailed")
@@ -306,95 +310,3 @@ def last_rules_lesson(lessons) -> Lesson | None:
     """The last lesson of the rules track (after it the player is ready for a first game)."""
     rules = [s for s in lessons if s.track == "rules"]
     return max(rules, key=lambda s: s.order) if rules else None
-
-
-def search_choices(position: Position, seeds=SEARCH_SEEDS, samples: int = SEARCH_SAMPLES) -> list[int]:
-    """What SearchPolicy(samples, Random(seed)) plays in the position, for each seed."""
-    from .agents.search import SearchPolicy
-
-    return [SearchPolicy(samples, random.Random(seed)).decide(position.state).action for seed in seeds]
-
-
-def _effect(state: State, action: int) -> tuple[int, tuple, list[str]]:
-    """(points, table cards taken, what it scores in words) of a move, at once."""
-    points, taken, notes = 0, (), []
-    for e in apply(state, action, advance=False)[1]:
-        if isinstance(e, Played):
-            taken = e.captured
-        elif isinstance(e, Caida):
-            points += e.points + e.ronda_bonus
-            notes.append(f"a caída (+{e.points})" + (f" on a ronda rank (+{e.ronda_bonus})" if e.ronda_bonus else ""))
-        elif isinstance(e, Limpia):
-            points += e.points
-            notes.append(f"a limpia (+{e.points})" if e.points else "a limpia, but from 38 it scores nothing")
-        elif isinstance(e, GameWon):
-            notes.append("and it wins the game")
-    return points, taken, notes
-
-
-def _threat(state: State, action: int) -> str | None:
-    """The best capture the opponent could answer with, over the ranks they may hold (points, then cards)."""
-    after = apply(state, action, advance=False)[0]
-    if not after.hands[1] or after.winner >= 0:
-        return None  # the deal (or the game) is over: the reply is on new cards
-    unseen, pool, best = unseen_counts(after, 0), unseen_cards(after, 0), None
-    for rank in range(10):
-        card = next((c for c in pool if c >> 2 == rank), None)
-        if card is None:
-            continue
-        trial = after._replace(hands=(after.hands[0], (card,)))
-        for a in legal_actions(trial):
-            points, taken, notes = _effect(trial, a)
-            if (points or len(taken) >= 3) and (best is None or (points, len(taken)) > best[:2]):
-                best = (points, len(taken), notes, rank, move_name(trial, a))
-    if best is None:
-        return None
-    points, taken, notes, rank, name = best
-    gain = ", ".join(notes) + (f", {points} points" if len(notes) > 1 else "") if points else f"{taken} cards"
-    holds = "hold" if any(c >> 2 == rank for c in state.hands[1]) else "do not hold"
-    return (f"Your opponent could answer \"{name}\" with any {RANKS[rank]} ({unseen[rank]} unseen): {gain}. "
-            f"This time they {holds} one.")
-
-
-def feedback(position: Position, action: int) -> tuple[bool, str]:
-    """(whether `action` is the answer, what to tell the player): the file's text, else `why` for the
-    answer, else what the move takes and scores, what it leaves the opponent, and what another move scores."""
-    right = action == position.answer
-    if action in position.feedback:
-        return right, position.feedback[action]
-    if right:
-        return True, position.why
-    state = position.state
-    if action not in legal_actions(state):
-        return False, f"{action!r} is not a legal move here."
-    (points, taken, notes), threat = _effect(state, action), _threat(state, action)
-    words = (f"it takes {' '.join(card_str(c) for c in taken)} from the table"
-             + (f": {', '.join(notes)}" if notes else " and scores nothing")) if taken else "it captures nothing"
-    parts = [f"{move_name(state, action)}: {words}.", threat or ""]
-    best_points, best_taken, _ = _effect(state, position.answer)
-    if best_points > points:
-        parts.append(f"Another move scores {best_points} points now.")
-    elif len(best_taken) > len(taken) and not threat:
-        parts.append(f"Another move takes {len(best_taken)} cards from the table.")
-    elif not threat:
-        parts.append("It is not the best move here; look again.")
-    return False, " ".join(p for p in parts if p)
-
-
-
-
-def main(args: list[str]) -> int:
-    """Check lesson files (default: all shipped); with --search also that search plays every strategy answer."""
-    try:
-        lessons = [load_lesson(a) for a in args if a != "--search"] or load_lessons()
-    except LessonError as err:
-        return print(err, file=sys.stderr) or 1
-    bad = [(p.id, move_name(p.state, a)) for lesson in lessons for p in lesson.positions
-           for a in (search_choices(p) if "--search" in args and p.decided_by == "search" else ()) if a != p.answer]
-    print(f"{len(lessons)} lessons, {sum(len(s.positions) for s in lessons)} positions: ok" if not bad else
-          "\n".join(f"{pid}: search plays {name}" for pid, name in bad))
-    return int(bool(bad))
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

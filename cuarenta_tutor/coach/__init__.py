@@ -1,0 +1,19 @@
+"""Provides the coach: hints, annotations, classes and accuracy (annotate.py), and game review (review.py)."""
+
+from .annotate import (
+    CLASSES,
+    PRESETS,
+    Annotation,
+    MoveHint,
+    accuracy_by_group,
+    annotate,
+    classify,
+    game_accuracy,
+    hints,
+    move_accuracy,
+    summary_accuracy,
+)
+from .review import format_review, review
+
+__all__ = ["CLASSES", "PRESETS", "Annotation", "MoveHint", "accuracy_by_group", "annotate", "classify",
+           "game_accuracy", "hints", "move_accuracy", "summary_accuracy", "format_review", "review"]

@@ -1,0 +1,80 @@
+"""Provides the feedback on a lesson move: the file's text, else what the narrator says the move scores and
+what it leaves the opponent; and what search plays in a position (strategy answers are checked by it)."""
+
+from __future__ import annotations
+
+import random
+
+from ..engine import RANKS, Played, State, apply, card_str, legal_actions, play_points, unseen_cards, unseen_counts
+from ..narrator import Narrator, move_name
+from .loader import Position
+
+SEARCH_SAMPLES, SEARCH_SEEDS = 400, (1, 2, 3)
+"""A strategy answer decided by "search" is what SearchPolicy(400, Random(seed)) plays for each seed."""
+
+
+def search_choices(position: Position, seeds=SEARCH_SEEDS, samples: int = SEARCH_SAMPLES) -> list[int]:
+    """What SearchPolicy(samples, Random(seed)) plays in the position, for each seed."""
+    from ..agents.search import SearchPolicy
+
+    return [SearchPolicy(samples, random.Random(seed)).decide(position.state).action for seed in seeds]
+
+
+def _effect(state: State, action: int) -> tuple[int, tuple, list[str]]:
+    """(points, table cards taken, what it scores in words) of a move, at once."""
+    events = apply(state, action)[1]
+    taken = next(e for e in events if isinstance(e, Played)).captured
+    return play_points(events), taken, Narrator(state.rules).effect(events)
+
+
+def _threat(state: State, action: int) -> str | None:
+    """The best capture the opponent could answer with, over the ranks they may hold (points, then cards)."""
+    after = apply(state, action)[0]
+    if after.needs_deal or not after.hands[1] or after.winner >= 0:
+        return None  # the deal (or the game) is over: the reply is on new cards
+    unseen, pool, best = unseen_counts(after, 0), unseen_cards(after, 0), None
+    for rank in range(10):
+        card = next((c for c in pool if c >> 2 == rank), None)
+        if card is None:
+            continue
+        trial = after._replace(hands=(after.hands[0], (card,)))
+        for a in legal_actions(trial):
+            points, taken, notes = _effect(trial, a)
+            if (points or len(taken) >= 3) and (best is None or (points, len(taken)) > best[:2]):
+                best = (points, len(taken), notes, rank, move_name(trial, a))
+    if best is None:
+        return None
+    points, taken, notes, rank, name = best
+    gain = ", ".join(notes) + (f", {points} points" if len(notes) > 1 else "") if points else f"{taken} cards"
+    holds = "hold" if any(c >> 2 == rank for c in state.hands[1]) else "do not hold"
+    return (f"Your opponent could answer \"{name}\" with any {RANKS[rank]} ({unseen[rank]} unseen): {gain}. "
+            f"This time they {holds} one.")
+
+
+def feedback(position: Position, action: int) -> tuple[bool, str]:
+    """(whether `action` is the answer, what to tell the player): the file's text, else `why` for the
+    answer, else what the move takes and scores, what it leaves the opponent, and what another move scores."""
+    right = action == position.answer
+    if action in position.feedback:
+        return right, position.feedback[action]
+    if right:
+        return True, position.why
+    state = position.state
+    if action not in legal_actions(state):
+        return False, f"{action!r} is not a legal move here."
+    (points, taken, notes), threat = _effect(state, action), _threat(state, action)
+    words = (f"it takes {' '.join(card_str(c) for c in taken)} from the table"
+             + (f": {', '.join(notes)}" if notes else " and scores nothing")) if taken else "it captures nothing"
+    parts = [f"{move_name(state, action)}: {words}.", threat or ""]
+    best_points, best_taken, _ = _effect(state, position.answer)
+    if best_points > points:
+        parts.append(f"Another move scores {best_points} points now.")
+    elif len(best_taken) > len(taken) and not threat:
+        parts.append(f"Another move takes {len(best_taken)} cards from the table.")
+    elif not threat:
+        parts.append("It is not the best move here; look again.")
+    return False, " ".join(p for p in parts if p)
+
+
+
+

@@ -1,0 +1,148 @@
+"""Provides GameSession: one game of a person against the agent, with the coach and the record.
+
+The TUI drives it and only draws what it holds. It keeps the table (the person's seat waits for
+their moves, the agent's seat is an OnnxPolicy), a second OnnxPolicy watching the person's seat
+that only coaches (hints and annotations), the game record (saved atomically after every move) and
+the win-% history.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import coach, records
+from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
+from ..engine import (
+    CaptureOption,
+    IllegalMove,
+    Rules,
+    State,
+    capture_options,
+    check_action,
+    first_dealer,
+    parse_card,
+    preset,
+    preset_name,
+    rank_of,
+)
+from ..narrator import Narrator
+from .table import Table
+
+HUMAN, AGENT = 0, 1
+"""Seats: the person always sits in seat 0 (team 0) in the 1 v 1 game."""
+NAMES = ("You", "The agent")
+
+
+@dataclass
+class MoveReport:
+    """What one move did, for the screen: who, the move, the events, the coach's notes."""
+
+    seat: int
+    action: int
+    card: int
+    events: tuple
+    decision: object = None
+    annotation: coach.Annotation | None = None
+    callouts: list = field(default_factory=list)
+
+
+class GameSession:
+    """A person (seat 0) against the ONNX agent (seat 1), coached, recorded after every move."""
+
+    def __init__(self, record: records.GameRecord, model_path: Path, folder=None, coach_preset: str = "standard"):
+        self.record, self.folder = record, folder
+        self.model_path = Path(model_path)
+        self.agent = OnnxPolicy(self.model_path)
+        self.helper = OnnxPolicy(self.model_path)
+        rules = Rules().with_options(**record.rules)
+        self.table = Table(rules, [None, self.agent], record.dealer, watchers=[(HUMAN, self.helper)])
+        self.narrator = Narrator(rules, NAMES, you=HUMAN)
+        self.coach_preset = coach_preset
+        self.win_history: list[float] = []
+        self.last: MoveReport | None = None
+
+    @classmethod
+    def new(cls, rules_name: str = "standard", seed: int | None = None, dealer: int | None = None,
+            model_path=None, folder=None) -> GameSession:
+        rules = preset(rules_name)
+        seed = random.SystemRandom().randrange(1 << 31) if seed is None else seed
+        dealer = first_dealer(seed, 2) if dealer is None else dealer
+        model_path = Path(model_path) if model_path else default_model_path()
+        record = records.new_record(rules, seed, dealer, [("human", NAMES[HUMAN]), ("onnx", "Agent")],
+                                    human_seat=HUMAN, model=records.ModelRef(file_sha256(model_path), str(model_path)))
+        session = cls(record, model_path, folder)
+        events = session.table.start(dealer)
+        session.last = MoveReport(-1, -1, -1, events, callouts=session.narrator.callouts(events, session.state))
+        records.save(record, folder)
+        return session
+
+    @classmethod
+    def resume(cls, path, model_path=None, folder=None) -> GameSession:
+        """Continue a saved, unfinished game: its moves are played again at the table, so the LSTM memories
+        are what they were."""
+        record = records.load(path)
+        records.replay(record)  # RecordError names a move that does not fit, before anything is built
+        model_path = Path(model_path) if model_path else default_model_path()
+        session = cls(record, model_path, folder)
+        session.table.start(record.first_dealer)
+        for move in record.moves:
+            session.table.play(move.action, card=parse_card(move.card))
+            if move.annotation:
+                session.win_history.append(move.annotation["win_after"])
+        return session
+
+    @property
+    def state(self) -> State:
+        return self.table.state
+
+    @property
+    def rules_name(self) -> str:
+        return preset_name(self.state.rules) or "custom"
+
+    @property
+    def over(self) -> bool:
+        return self.state.winner >= 0
+
+    @property
+    def human_turn(self) -> bool:
+        return not self.over and self.state.turn == HUMAN
+
+    def coach_decision(self):
+        """The coach's view of the person's position: probabilities and win % for every legal move."""
+        return self.helper.decide(self.state)
+
+    def hints(self) -> list[coach.MoveHint]:
+        return coach.hints(self.state, self.coach_decision())
+
+    def options_for(self, card: int) -> list[CaptureOption]:
+        """The moves a card from the person's hand can make: each capture option, and the trail if allowed."""
+        return capture_options([rank_of(c) for c in self.state.table], rank_of(card), self.state.rules,
+                               with_trail=True)
+
+    def play_human(self, action: int, card: int | None = None) -> MoveReport:
+        """The person's move (IllegalMove says why not), annotated by the coach, saved."""
+        if not self.human_turn:
+            raise IllegalMove("it is not your turn" if not self.over else "the game is over", "not_your_turn")
+        check_action(self.state, action, card)  # the rule a move breaks, before the coach judges it
+        decision = self.coach_decision()
+        note = coach.annotate(self.state, decision, action, len(self.record.moves), self.coach_preset)
+        report = self._play(action, card, decision, note)
+        self.win_history.append(note.win_after)
+        return report
+
+    def play_agent(self) -> MoveReport:
+        """The agent's move, saved."""
+        if self.over or self.state.turn != AGENT:
+            raise IllegalMove("the game is over" if self.over else "it is your turn, not the agent's", "not_agent_turn")
+        decision, _ = self.table.decide()
+        return self._play(decision.action, None, decision, None)
+
+    def _play(self, action, card, decision, note) -> MoveReport:
+        step = self.table.play(action, card, decision)
+        self.record.add_move(step.seat, action, step.card, note, after=step.after)
+        records.save(self.record, self.folder)
+        notes = self.narrator.callouts(step.events, step.after) + self.narrator.thresholds(step.before, step.after)
+        self.last = MoveReport(step.seat, action, step.card, step.events, decision, note, notes)
+        return self.last

@@ -1,0 +1,39 @@
+"""Provides game records: the schema and replay (record.py) and the files in the user data folder (store.py)."""
+
+from .record import (
+    SCHEMA_VERSION,
+    GameRecord,
+    ModelRef,
+    MoveEntry,
+    RecordError,
+    Result,
+    SeatEntry,
+    from_json,
+    new_record,
+    replay,
+    replay_events,
+    result_text,
+    to_json,
+)
+from .store import (
+    DATA_ENV,
+    MAX_BYTES,
+    GameSummary,
+    data_dir,
+    delete,
+    games_dir,
+    latest_unfinished,
+    list_games,
+    load,
+    mean_accuracy,
+    save,
+    summarize,
+    write_atomic,
+)
+
+__all__ = [
+    "SCHEMA_VERSION", "GameRecord", "ModelRef", "MoveEntry", "RecordError", "Result", "SeatEntry", "from_json",
+    "new_record", "replay", "replay_events", "result_text", "to_json", "DATA_ENV", "MAX_BYTES", "GameSummary",
+    "data_dir", "delete", "games_dir", "latest_unfinished", "list_games", "load", "mean_accuracy", "save",
+    "summarize", "write_atomic",
+]

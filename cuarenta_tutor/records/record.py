@@ -1,0 +1,272 @@
+"""Provides the game record: its JSON schema as typed entries, new records, checked reading, and replay.
+
+A record holds the rules, the seed, the first dealer and the deck order of every hand started, the seats
+and who played them, and every move (action id, card, the coach's annotation). JSON is the file format
+(records/store.py reads and writes the files); in code the entries are small frozen values. `replay`
+reproduces every state exactly; anything that does not fit raises `RecordError`.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+
+from ..engine import N_ACTIONS, Dealer, IllegalMove, Rules, State, action_to_string, seeded_deck
+from ..engine.cards import DECK_SIZE, card_str, parse_card
+from ..engine.rules import preset_name
+
+SCHEMA_VERSION = 1
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+_FIELDS = ("schema_version", "game_id", "created", "updated", "rules", "rules_preset", "seed", "first_dealer",
+           "decks", "seats", "human_seat", "model", "moves", "result")
+
+
+class RecordError(ValueError):
+    """A record that cannot be used; the message says which file, what is wrong and what to do."""
+
+
+def now() -> str:
+    """The current time as the records write it (UTC, ISO 8601, seconds)."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _deck_strings(deck) -> list[str]:
+    return [card_str(c, ascii_only=True) for c in deck]
+
+
+@dataclass(frozen=True)
+class SeatEntry:
+    """Who sits in a seat: `player` is "human" or a policy name, `name` what the screens call them."""
+
+    seat: int
+    player: str
+    name: str
+
+
+@dataclass(frozen=True)
+class MoveEntry:
+    """One move as recorded: the seat, the action id, the card played ("7h"), the coach's annotation."""
+
+    seat: int
+    action: int
+    card: str
+    annotation: dict | None = None
+    """The coach's Annotation as a dict (`coach.Annotation.to_dict()`), or None."""
+
+
+@dataclass(frozen=True)
+class ModelRef:
+    """The coaching agent's model: its sha256 and where it was loaded from."""
+
+    id: str
+    path: str
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended: the winning team and both teams' scores."""
+
+    winner: int
+    scores: tuple
+
+
+@dataclass
+class GameRecord:
+    """One game as saved: mutable while it is played (moves are appended), plain JSON types throughout."""
+
+    schema_version: int
+    game_id: str
+    created: str
+    updated: str
+    rules: dict
+    """`Rules.to_dict()`."""
+    rules_preset: str | None
+    seed: int
+    first_dealer: int
+    decks: list
+    """Per hand started so far (and any fixed in advance), its deck order as 40 card strings ("7h")."""
+    seats: list
+    """Per seat a SeatEntry."""
+    human_seat: int | None
+    model: ModelRef | None
+    """The coaching agent's model, or None."""
+    moves: list = field(default_factory=list)
+    """The MoveEntry of every move so far."""
+    result: Result | None = None
+    """None while the game goes on."""
+
+    @property
+    def dealer(self) -> Dealer:
+        """The dealer of this game: its recorded decks, then the seed's."""
+        return Dealer(self.seed, [[parse_card(c) for c in d] for d in self.decks])
+
+    def add_move(self, seat: int, action: int, card, annotation=None, after: State | None = None) -> None:
+        """Append a move (`card` an id or string, `annotation` a dict or has `to_dict()`); with `after`, the
+        state after the move, also note the deck of a hand it started and the result if it ended the game."""
+        if annotation is not None and not isinstance(annotation, dict):
+            annotation = annotation.to_dict()
+        card = card_str(parse_card(card) if isinstance(card, str) else card, ascii_only=True)
+        self.moves.append(MoveEntry(int(seat), int(action), card, annotation))
+        self.updated = now()
+        if after is not None:
+            self.finish(after)
+
+    def finish(self, state: State) -> None:
+        """Note a state reached by the moves: the decks of the hands started, and the result once it is over."""
+        while len(self.decks) <= state.hand_no:
+            self.decks.append(_deck_strings(seeded_deck(self.seed, len(self.decks))))
+        if state.winner >= 0 and self.result is None:
+            self.result = Result(state.winner, tuple(state.scores))
+            self.updated = now()
+
+
+def new_record(rules: Rules, seed: int, first_dealer: int, seats, human_seat: int | None = None,
+               model: ModelRef | None = None, decks=()) -> GameRecord:
+    """A record for a game about to start; `seats`: per seat a (player, name) pair; `decks`: the deck
+    orders fixed in advance for the first hands, if any (as for `Dealer`)."""
+    if len(seats) != rules.players:
+        raise ValueError(f"{rules.players} players need {rules.players} seats, got {len(seats)}")
+    table = [SeatEntry(i, str(player), str(name)) for i, (player, name) in enumerate(seats)]
+    given = max(decks, default=-1) + 1 if isinstance(decks, dict) else len(decks)  # a dict: decks by hand number
+    fixed = [_deck_strings(Dealer(seed, decks).deck(h)) for h in range(max(1, given))]
+    game_id = f"{datetime.now():%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+    return GameRecord(SCHEMA_VERSION, game_id, *[now()] * 2, rules.to_dict(), preset_name(rules), int(seed),
+                      int(first_dealer), fixed, table, human_seat, model)
+
+
+def to_json(record: GameRecord) -> dict:
+    """The record as a JSON-ready dict."""
+    out = {name: getattr(record, name) for name in _FIELDS}
+    out["seats"] = [asdict(s) for s in record.seats]
+    out["moves"] = [asdict(m) for m in record.moves]
+    out["model"] = record.model and asdict(record.model)
+    out["result"] = record.result and {"winner": record.result.winner, "scores": list(record.result.scores)}
+    return out
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _parses(read, value) -> bool:
+    try:
+        read(value)
+        return True
+    except (TypeError, ValueError, AttributeError):
+        return False
+
+
+def _is_deck(deck) -> bool:
+    return _parses(lambda d: [parse_card(c) for c in d], deck) and sorted(map(parse_card, deck)) == list(
+        range(DECK_SIZE))
+
+
+def _is_move(m, n: int) -> bool:
+    return (isinstance(m, dict) and _is_int(m.get("seat")) and 0 <= m["seat"] < n and _is_int(m.get("action"))
+            and 0 <= m["action"] < N_ACTIONS and isinstance(m.get("annotation"), (dict, type(None)))
+            and _parses(parse_card, m.get("card")))
+
+
+def _problem(d: dict) -> str | None:
+    """The first thing wrong with a record's fields (schema_version aside), or None."""
+    missing = [f for f in _FIELDS if f not in d]
+    if missing:
+        return f"missing {', '.join(missing)}"
+    try:
+        n = Rules().with_options(**d["rules"]).players
+    except (TypeError, ValueError) as err:
+        return f"its rules are not valid ({err})"
+    seat = lambda x: _is_int(x) and 0 <= x < n
+    model, result, seats = d["model"], d["result"], d["seats"]
+    checks = [
+        (isinstance(d["game_id"], str) and _ID.match(d["game_id"]), "game_id is not letters, digits, '-', '_', '.'"),
+        (all(_parses(datetime.fromisoformat, d[k]) for k in ("created", "updated")),
+         "created or updated is not an ISO date and time"),
+        (d["rules_preset"] is None or isinstance(d["rules_preset"], str), "rules_preset is neither a name nor null"),
+        (_is_int(d["seed"]), "seed is not a whole number"),
+        (seat(d["first_dealer"]), f"first_dealer is not a seat 0..{n - 1}"),
+        (isinstance(d["decks"], list) and all(_is_deck(x) for x in d["decks"]), "decks are not decks of 40 cards"),
+        (isinstance(seats, list) and len(seats) == n and all(
+            isinstance(s, dict) and s.get("seat") == i and isinstance(s.get("player"), str)
+            and isinstance(s.get("name"), str) for i, s in enumerate(seats)),
+         f"seats is not a list of {n} {{seat, player, name}} entries in seat order"),
+        (d["human_seat"] is None or seat(d["human_seat"]), f"human_seat is neither null nor a seat 0..{n - 1}"),
+        (model is None or (isinstance(model, dict) and isinstance(model.get("id"), str)
+                           and isinstance(model.get("path"), str)), "model is neither null nor an {id, path} object"),
+        (result is None or (isinstance(result, dict) and result.get("winner") in (0, 1)
+                            and isinstance(result.get("scores"), list) and len(result["scores"]) == 2
+                            and all(_is_int(x) for x in result["scores"])),
+         "result is neither null nor a {winner, scores} object"),
+        (isinstance(d["moves"], list), "moves is not a list"),
+    ]
+    return next((what for ok, what in checks if not ok), None) or next((
+        f"move {i + 1} is not a {{seat, action 0..{N_ACTIONS - 1}, card, annotation}} entry"
+        for i, m in enumerate(d["moves"]) if not _is_move(m, n)), None)
+
+
+def from_json(data, source: str = "the record") -> GameRecord:
+    """Check a decoded JSON value and build the record; RecordError says which file, what is wrong, what to do."""
+    if not isinstance(data, dict) or "schema_version" not in data:
+        kind = "no schema_version" if isinstance(data, dict) else f"a JSON {type(data).__name__}, not an object"
+        raise RecordError(f"{source} is not a Cuarenta game record ({kind}); if it is not yours to keep there, "
+                          f"move it out of the games folder")
+    version = data["schema_version"]
+    if _is_int(version) and version > SCHEMA_VERSION:
+        raise RecordError(f"{source} was written by a newer cuarenta-tutor (record schema {version}; this version "
+                          f"reads {SCHEMA_VERSION}); upgrade cuarenta-tutor (pip install -U cuarenta-tutor) to open it")
+    d = {"moves": [], "result": None, **data}
+    bad = None if _is_int(version) and version >= 1 else f"schema_version {version!r} is not a positive number"
+    bad = bad or _problem(d)
+    if bad:
+        raise RecordError(f"{source} is a damaged Cuarenta game record: {bad}; delete it or restore it from a backup")
+    moves = [MoveEntry(m["seat"], m["action"], m["card"], m.get("annotation")) for m in d["moves"]]
+    result = d["result"] and Result(d["result"]["winner"], tuple(d["result"]["scores"]))
+    model = d["model"] and ModelRef(d["model"]["id"], d["model"]["path"])
+    return GameRecord(version, d["game_id"], d["created"], d["updated"], Rules().with_options(**d["rules"]).to_dict(),
+                      d["rules_preset"], d["seed"], d["first_dealer"], [list(x) for x in d["decks"]],
+                      [SeatEntry(s["seat"], s["player"], s["name"]) for s in d["seats"]], d["human_seat"], model,
+                      moves, result)
+
+
+def replay_events(record: GameRecord) -> tuple[list[State], list[tuple]]:
+    """The states from the start through every move, and per state the events that led to it (a deal a move
+    brought about included)."""
+    where = f"game {record.game_id}"
+    try:
+        dealer = record.dealer
+        state, events = dealer.start(Rules().with_options(**record.rules), record.first_dealer)
+    except (TypeError, ValueError) as err:
+        raise RecordError(f"{where} cannot be started: {err}; the record is damaged") from None
+    states, all_events = [state], [events]
+    for i, m in enumerate(record.moves):
+        name = action_to_string(m.action) if _is_int(m.action) and 0 <= m.action < N_ACTIONS else repr(m.action)
+        head = f'{where}: move {i + 1} (seat {m.seat}, "{name}") does not fit the game'
+        if state.winner >= 0:
+            raise RecordError(f"{head}: the game was already over; the record is damaged")
+        if m.seat != state.turn:
+            raise RecordError(f"{head}: it was seat {state.turn}'s turn; the record is damaged")
+        try:
+            state, events = dealer.play(state, m.action, card=parse_card(m.card))
+        except (IllegalMove, ValueError, TypeError) as err:
+            raise RecordError(f"{head}: {err}; the record is damaged") from None
+        states.append(state)
+        all_events.append(events)
+    return states, all_events
+
+
+def replay(record: GameRecord) -> list[State]:
+    """The states from the start through every move (len(moves) + 1); RecordError names a move that does not fit."""
+    return replay_events(record)[0]
+
+
+def result_text(record: GameRecord) -> str:
+    """The result in a few words, from the human's side when there is one."""
+    if record.result is None:
+        return "unfinished"
+    w, s = record.result.winner, record.result.scores
+    if record.human_seat is not None:
+        team = record.human_seat & 1
+        return f"you {'won' if w == team else 'lost'} {s[team]}-{s[1 - team]}"
+    return f"{' & '.join(seat.name for seat in record.seats if seat.seat % 2 == w)} won {s[w]}-{s[1 - w]}"

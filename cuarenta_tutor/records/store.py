@@ -1,0 +1,153 @@
+"""Provides the files of game records: the user data folder, atomic save, safe load, and the saved-games list.
+
+One file per game, `<games folder>/<game_id>.json`, rewritten atomically after every move, so a crash
+loses nothing and an unfinished game can be resumed. A damaged, foreign or newer file raises
+`RecordError` (never anything else), and `list_games` skips it with a message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import platformdirs
+
+from .record import GameRecord, RecordError, from_json, result_text, to_json
+
+DATA_ENV = "CUARENTA_TUTOR_HOME"
+MAX_BYTES = 20 << 20  # a record is tens of kilobytes; a larger file is not one (and is not read into memory)
+
+
+def data_dir() -> Path:
+    """The user data folder: $CUARENTA_TUTOR_HOME if set, else the platform's (platformdirs)."""
+    env = os.environ.get(DATA_ENV)
+    return Path(env) if env else Path(platformdirs.user_data_dir("cuarenta-tutor", appauthor=False))
+
+
+def games_dir() -> Path:
+    """The folder of saved games (created on demand)."""
+    folder = data_dir() / "games"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def write_atomic(path: Path, text: str) -> Path:
+    """Write `text` to `path` atomically: a temp file in the same folder, fsync, os.replace (and fsync of
+    the folder where the system allows), so a crash leaves the old file or the new one, never half."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    try:  # make the rename itself durable (POSIX; Windows cannot open a folder)
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    except OSError:
+        pass
+    return path
+
+
+def save(record: GameRecord, folder=None) -> Path:
+    """Write `<folder or games_dir()>/<game_id>.json` atomically; returns its path."""
+    folder = Path(folder) if folder is not None else games_dir()
+    return write_atomic(folder / f"{record.game_id}.json", json.dumps(to_json(record), ensure_ascii=False, indent=1))
+
+
+def load(path) -> GameRecord:
+    """Read a record; RecordError (and nothing else) for anything that is not a usable record."""
+    path = Path(path)
+    leave = "move it out of the games folder"
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            raise RecordError(f"{path} is too large to be a Cuarenta game record; {leave}")
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as err:
+        raise RecordError(f"cannot read {path}: {err.strerror or err}; check that it exists and is readable") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a Cuarenta game record (not UTF-8 text); {leave}") from None
+    except json.JSONDecodeError as err:
+        raise RecordError(f"{path} is damaged: invalid JSON at line {err.lineno} column {err.colno} ({err.msg}), "
+                          f"probably cut short by a crash; delete it or restore it from a backup") from None
+    except RecursionError:
+        raise RecordError(f"{path} is not a Cuarenta game record (JSON nested too deeply); {leave}") from None
+    return from_json(data, str(path))
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One line of the saved-games list: `result` as "you won 42-30" / "you lost 30-42" / "Ana won 41-12" (no
+    human seat) / "unfinished"; `accuracy` the human's % over annotated moves or None; `model` a short sha256."""
+
+    path: Path
+    game_id: str
+    created: str
+    updated: str
+    finished: bool
+    result: str
+    accuracy: float | None
+    rules_preset: str | None
+    model: str | None
+    moves: int
+
+
+def mean_accuracy(annotations: list[dict]) -> float | None:
+    """The mean of the annotations' move accuracy %, or None."""
+    values = [a["accuracy"] for a in annotations if isinstance(a.get("accuracy"), (int, float))]
+    return sum(values) / len(values) if values else None
+
+
+def summarize(record: GameRecord, path, accuracy=None) -> GameSummary:
+    """The summary of a record; `accuracy(annotation dicts) -> float | None` (default: mean_accuracy)."""
+    notes = [m.annotation for m in record.moves if m.annotation and m.seat == record.human_seat]
+    try:
+        acc = (accuracy or mean_accuracy)(notes) if notes else None
+    except (TypeError, ValueError, KeyError):  # annotations it cannot read: no figure rather than no list
+        acc = None
+    return GameSummary(Path(path), record.game_id, record.created, record.updated, record.result is not None,
+                       result_text(record), acc, record.rules_preset, record.model.id[:12] if record.model else None,
+                       len(record.moves))
+
+
+def _when(text: str) -> float:
+    moment = datetime.fromisoformat(text)
+    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).timestamp()
+
+
+def list_games(folder=None, accuracy=None) -> tuple[list[GameSummary], list[str]]:
+    """The saved games, newest first, and one message per file skipped (damaged, foreign, newer, unreadable).
+    `accuracy`: see `summarize` (`coach.summary_accuracy` gives the game accuracy a review shows)."""
+    folder = Path(folder) if folder is not None else games_dir()
+    if not folder.is_dir():
+        return [], []
+    found, skipped = [], []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            found.append(summarize(load(path), path, accuracy))
+        except RecordError as err:
+            skipped.append(f"{err} (it was skipped)")
+    found.sort(key=lambda s: (_when(s.created), s.game_id), reverse=True)
+    return found, skipped
+
+
+def latest_unfinished(folder=None) -> GameSummary | None:
+    """The newest game that is not over, or None."""
+    return next((s for s in list_games(folder)[0] if not s.finished), None)
+
+
+def delete(path) -> None:
+    """Remove a saved game (no error if it is already gone)."""
+    Path(path).unlink(missing_ok=True)
