@@ -9,10 +9,7 @@ import uuid
 
 import pytest
 
-from cuarenta_tutor.agents.onnx_policy import default_model_path
-
-pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
-              pytest.mark.skipif(not default_model_path().exists(), reason="no shipped model")]
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
 def command():
@@ -64,7 +61,7 @@ def test_play_a_few_moves_and_quit_cleanly(user_data):
             if "What does" in screen(session):
                 keys(session, "1")
             wait_for(session, "Agent played")
-            wait_for(session, "your turn: press 1-5")
+            wait_for(session, "your turn: press 1-")
         keys(session, "Escape")
         wait_for(session, "Continue unfinished game")
         keys(session, "q")

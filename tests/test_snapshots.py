@@ -4,14 +4,10 @@ After a deliberate change (or a new shipped model), look at the report, then ref
 `python -m pytest tests/test_snapshots.py --snapshot-update`.
 """
 
-import pytest
-
 from cuarenta_tutor import records
-from cuarenta_tutor.agents.onnx_policy import default_model_path
-from cuarenta_tutor.session import GameSession
+from cuarenta_tutor.play.session import GameSession
 from cuarenta_tutor.tui import make_app
 
-pytestmark = pytest.mark.skipif(not default_model_path().exists(), reason="no shipped model")
 SIZE = (80, 24)
 
 

@@ -1,9 +1,6 @@
 """The lessons screens driven by keys: feedback, progress that survives a restart, and the way to a first game."""
 
-import pytest
-
 from cuarenta_tutor import lessons as lesson_data
-from cuarenta_tutor.agents.onnx_policy import default_model_path
 from cuarenta_tutor.tui import make_app
 from cuarenta_tutor.tui.lessons import LessonList, LessonView
 from cuarenta_tutor.tui.play import PlayScreen
@@ -32,12 +29,11 @@ async def test_wrong_then_right_answer_and_progress_survives_a_restart():
         await settle(pilot)
         view = app.screen
         assert isinstance(view, LessonView) and view.lesson.id == first.id
-        wrong = next((a for a in view.moves if a != position.answer), None)
-        if wrong is not None:
-            await pilot.press(key_of(view, wrong))
-            right, text = view.answered
-            assert not right and text and "Not this one" in str(view.query_one("#feedback").render())
-            assert position.id not in lesson_data.load_progress().solved.get(first.id, ())
+        wrong = next(a for a in view.moves if a != position.answer)  # the first position offers a choice
+        await pilot.press(key_of(view, wrong))
+        right, text = view.answered
+        assert not right and text and "Not this one" in str(view.query_one("#feedback").render())
+        assert position.id not in lesson_data.load_progress().solved.get(first.id, ())
         await pilot.press(key_of(view, position.answer))
         assert view.answered[0] is True
         assert "Right" in str(view.query_one("#feedback").render())
@@ -50,7 +46,6 @@ async def test_wrong_then_right_answer_and_progress_survives_a_restart():
         assert "solved" in str(app.screen.query_one("#position").render())
 
 
-@pytest.mark.skipif(not default_model_path().exists(), reason="no shipped model")
 async def test_from_the_first_to_the_last_rules_lesson_then_a_first_game():
     all_lessons = lesson_data.load_lessons()
     last_rules = lesson_data.last_rules_lesson(all_lessons)

@@ -1,4 +1,4 @@
-"""Provides the Textual app: screens, commands, and the guard that turns errors into messages."""
+"""Provides the Textual app: screens, commands, and error reports as messages (never a traceback)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from textual.widgets import Footer, Markdown
 
 from .. import records
 from ..agents.onnx_contract import ModelError
-from ..session import GameSession
+from ..play.session import GameSession
 from .home import HomeScreen, NewGame
 from .play import PlayScreen
 from .review import ReviewGame, ReviewList
@@ -42,6 +42,8 @@ class CuarentaApp(App):
         self.model_path = model_path
         self.start, self.seed, self.rules, self.game, self.dealer = start, seed, rules, game, dealer
         self.agent_delay = agent_delay
+        self.messages: list[str] = []
+        """Every notification shown, in order (what a person has been told; tests read it)."""
 
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())
@@ -102,16 +104,14 @@ class CuarentaApp(App):
         return (self.folder or records.games_dir()) / f"{record.game_id}.json"
 
     # ---- errors: a message, never a traceback ---------------------------------------------
+    def notify(self, message: str, *, title: str = "", severity="information", timeout=None, markup=True) -> None:
+        self.messages.append(str(message))
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
     def report_error(self, err: BaseException) -> None:
         where = self.folder or records.games_dir()
         self.notify(f"{err}\n(Your games are saved after every move in {where}.)", title="Something went wrong",
-                    severity="error", timeout=12)
-
-    def _handle_exception(self, error: Exception) -> None:
-        try:
-            self.report_error(error)
-        except Exception:  # pragma: no cover - the app itself is broken: let Textual report it
-            super()._handle_exception(error)
+                    severity="error", timeout=12, markup=False)
 
 
 def make_app(**options) -> CuarentaApp:

@@ -11,8 +11,8 @@ from textual.widgets import Footer, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from .. import lessons as lesson_data
-from ..coach import move_name
 from ..engine import legal_actions
+from ..narrator import move_name
 from .widgets import cards_text
 
 

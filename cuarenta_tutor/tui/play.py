@@ -1,21 +1,27 @@
-"""Provides the play screen (you against the agent), the capture choice and the end-of-hand / game-over dialogs."""
+"""Provides the play screen (you against the agent), the capture choice and the end-of-hand / game-over dialogs.
+
+The agent thinks in a thread worker, off the event loop; its move comes back as an `AgentMoved`
+message. The screen holds the engine state in a reactive attribute and passes it down to its widgets.
+"""
 
 from __future__ import annotations
 
-import asyncio
+import time
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
+from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, OptionList, Sparkline, Static
 from textual.widgets.option_list import Option
 
-from ..engine import GameWon, HandEnded, card_str
-from ..session import AGENT, GameSession
-from .widgets import AgentPanel, HintsPanel, Scoreboard, TableView, card_text, cards_text, move_name
+from ..engine import GameWon, HandEnded, State, card_str
+from ..play.session import AGENT, GameSession, MoveReport
+from .widgets import AgentPanel, HandView, HintsPanel, Scoreboard, TableView, card_text, move_name
 
 
 class CaptureChoice(ModalScreen[int | None]):
@@ -24,7 +30,7 @@ class CaptureChoice(ModalScreen[int | None]):
     BINDINGS = [Binding("escape", "cancel", "Back")] + [
         Binding(str(i), f"pick({i})", f"Option {i}", show=False) for i in range(1, 10)]
 
-    def __init__(self, card: int, options: list[dict], names: list[str]):
+    def __init__(self, card: int, options: list, names: list[str]):
         super().__init__()
         self.card, self.options, self.names = card, options, names
 
@@ -35,31 +41,36 @@ class CaptureChoice(ModalScreen[int | None]):
                              id="choices")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.options[int(event.option.id)]["action"])
+        self.dismiss(self.options[int(event.option.id)].action)
 
     def action_pick(self, n: int) -> None:
         if 1 <= n <= len(self.options):
-            self.dismiss(self.options[n - 1]["action"])
+            self.dismiss(self.options[n - 1].action)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
 
 
 class Notice(ModalScreen[str]):
-    """A short summary (end of hand, game over) with a few keyed choices."""
+    """A short summary (end of hand, game over) with some of these choices; the others are hidden."""
 
-    def __init__(self, title: str, body: str, choices: list[tuple[str, str, str]]):
+    BINDINGS = [Binding("enter", "choose('go')", "Next hand"), Binding("r", "choose('review')", "Review this game"),
+                Binding("n", "choose('new')", "New game"), Binding("escape", "choose('home')", "Home")]
+
+    def __init__(self, title: str, body: str, choices: tuple[str, ...]):
         super().__init__()
         self.title_text, self.body, self.choices = title, body, choices
-        for key, value, label in choices:
-            self._bindings.bind(key, f"choose('{value}')", label)
 
     def compose(self) -> ComposeResult:
+        offered = [b for b in self.BINDINGS if b.action.split("'")[1] in self.choices]
         with Vertical(id="dialog"):
             yield Static(Text(self.title_text, style="bold"))
             yield Static(self.body)
-            yield Static(Text("   ".join(f"[{k}] {label}" for k, _, label in self.choices), style="dim"))
+            yield Static(Text("   ".join(f"[{b.key}] {b.description}" for b in offered), style="dim"))
         yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action != "choose" or parameters[0] in self.choices
 
     def action_choose(self, value: str) -> None:
         self.dismiss(value)
@@ -73,51 +84,55 @@ class PlayScreen(Screen):
         Binding("escape", "leave", "Home (saved)"),
     ]
 
+    state: reactive[State | None] = reactive(None, always_update=True)
+    """The engine state the widgets show (set after every move)."""
+    show_hints: reactive[bool] = reactive(False)
+
+    class AgentMoved(Message):
+        """The agent's move, played in the worker."""
+
+        def __init__(self, report: MoveReport, before: State) -> None:
+            super().__init__()
+            self.report, self.before = report, before
+
+    class AgentFailed(Message):
+        """The agent's worker could not play."""
+
+        def __init__(self, error: Exception) -> None:
+            super().__init__()
+            self.error = error
+
     def __init__(self, session: GameSession):
         super().__init__()
         self.session = session
-        self.show_hints = False
-        self.agent_seen = None  # (state before, decision, name) of the agent's last move
+        self.thinking = False
 
     def compose(self) -> ComposeResult:
         yield Scoreboard(id="score")
         yield AgentPanel(id="agent")
         yield TableView(id="table")
         yield Static(id="callout")
-        yield Static(id="hand")
+        yield HandView(id="hand")
         yield HintsPanel(id="hints")
         yield Static(id="winlabel")
         yield Sparkline([], id="winline")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.refresh_view(self.session.last.callouts if self.session.last else [])
+        self.show_notes(self.session.last.callouts if self.session.last else [])
+        self.state = self.session.state
         self.continue_game()
 
-    # ---- drawing -------------------------------------------------------------------------
-    def refresh_view(self, notes=()) -> None:
+    # ---- drawing: attributes down ------------------------------------------------------------
+    def watch_state(self, state: State | None) -> None:
+        if state is None:
+            return
         s = self.session
-        state = s.state
-        self.query_one(Scoreboard).show(state)
-        self.query_one(TableView).show(state)
-        before, decision, name = self.agent_seen or (None, None, "")
-        self.query_one(AgentPanel).show(before, decision, name)
-        hand = Text("Your hand: ", style="bold")
-        hand.append_text(cards_text(state.hands[0], numbered=True, empty="(no cards)"))
-        if state.hands[0]:
-            hand.append(" ")
-        if s.over:
-            hand.append("   game over", style="bold")
-        elif s.human_turn:
-            hand.append("   your turn: press 1-5", style="green")
-        else:
-            hand.append("   agent is thinking…", style="dim")
-        self.query_one("#hand", Static).update(hand)
-        self.query_one("#callout", Static).update(Text("  ".join(notes), style="bold yellow") if notes else "")
-        hints = self.query_one(HintsPanel)
-        hints.display = self.show_hints and s.human_turn
-        if hints.display:
-            hints.show(s.hints())
+        for widget in (self.query_one(Scoreboard), self.query_one(TableView), self.query_one(HandView)):
+            widget.state = state
+        self.query_one(HandView).status = "over" if s.over else "yours" if s.human_turn and not self.thinking \
+            else "thinking"
+        self.show_hints_panel()
         history = s.win_history
         self.query_one("#winlabel", Static).update(
             f"Your win % after each of your moves: {history[-1]:.0f}% now" if history else
@@ -126,10 +141,22 @@ class PlayScreen(Screen):
         line.display = len(history) >= 2
         line.data = history
 
-    # ---- your moves ----------------------------------------------------------------------
+    def watch_show_hints(self) -> None:
+        self.show_hints_panel()
+
+    def show_hints_panel(self) -> None:
+        hints = self.query_one(HintsPanel)
+        hints.display = self.show_hints and self.session.human_turn and not self.thinking
+        if hints.display:
+            hints.hints = tuple(self.session.hints())  # a couple of milliseconds: no worker needed
+
+    def show_notes(self, notes) -> None:
+        self.query_one("#callout", Static).update(Text("  ".join(notes), style="bold yellow") if notes else "")
+
+    # ---- your moves ----------------------------------------------------------------------------
     def action_card(self, n: int) -> None:
         s = self.session
-        if not s.human_turn:
+        if not s.human_turn or self.thinking:
             self.notify("It is not your turn yet." if not s.over else "The game is over.", severity="warning")
             return
         hand = s.state.hands[0]
@@ -139,10 +166,10 @@ class PlayScreen(Screen):
         card = hand[n - 1]
         options = s.options_for(card)
         if len(options) == 1:
-            self.play(options[0]["action"], card)
+            self.play(options[0].action, card)
             return
-        names = [("trail: leave the " + card_str(card) + " on the table") if o["kind"] == "trail"
-                 else move_name(s.state, o["action"]) for o in options]
+        names = [("trail: leave the " + card_str(card) + " on the table") if o.kind == "trail"
+                 else move_name(s.state, o.action) for o in options]
         self.app.push_screen(CaptureChoice(card, options, names),
                              lambda action: self.play(action, card) if action is not None else None)
 
@@ -159,57 +186,65 @@ class PlayScreen(Screen):
 
     def action_toggle_hints(self) -> None:
         self.show_hints = not self.show_hints
-        self.refresh_view(self.session.last.callouts if self.session.last else [])
 
     def action_leave(self) -> None:
         self.app.pop_screen()
         self.app.notify("Game saved: continue it from the home screen." if not self.session.over else "Game saved.")
 
-    # ---- the flow of the game ------------------------------------------------------------
-    def after_move(self, report, notes) -> None:
-        self.refresh_view(notes)
+    # ---- the flow of the game ------------------------------------------------------------------
+    def after_move(self, report: MoveReport, notes) -> None:
+        self.show_notes(notes)
+        self.state = self.session.state
         hand_end = next((e for e in report.events if isinstance(e, HandEnded)), None)
-        won = next((e for e in report.events if isinstance(e, GameWon)), None)
-        if won is not None:
+        if any(isinstance(e, GameWon) for e in report.events):
             self.game_over()
         elif hand_end is not None:
             s = self.session.state
-            c = hand_end.carton
-            body = (f"Cards captured: you {hand_end.captured[0]}, agent {hand_end.captured[1]}"
-                    f"  (left on the table: {len(hand_end.leftover)})\n"
-                    f"Cartón: you +{c[0]}, agent +{c[1]}\nScore: you {s.scores[0]}, agent {s.scores[1]}\n"
-                    f"Next hand: {'you deal' if s.dealer == 0 else 'the agent deals'}.")
-            self.app.push_screen(Notice(f"End of hand {hand_end.hand_no + 1}", body,
-                                        [("enter", "go", "Next hand")]), lambda _: self.continue_game())
+            body = (f"{self.session.narrator.hand_over(hand_end, s)}\nScore: you {s.scores[0]}, agent {s.scores[1]}."
+                    f"\nNext hand: {'you deal' if s.dealer == 0 else 'the agent deals'}.")
+            self.app.push_screen(Notice(f"End of hand {hand_end.hand_no + 1}", body, ("go",)),
+                                 lambda _: self.continue_game())
         else:
             self.continue_game()
 
     def continue_game(self) -> None:
-        if not self.session.over and self.session.state.turn == AGENT:
+        if not self.session.over and self.session.state.turn == AGENT and not self.thinking:
+            self.thinking = True
+            self.state = self.session.state
             self.agent_turn()
 
-    @work(exclusive=True, group="agent")
-    async def agent_turn(self) -> None:
-        await asyncio.sleep(self.app.agent_delay)
+    @work(thread=True, exclusive=True, group="agent")
+    def agent_turn(self) -> None:
+        """The agent's move, in a thread: the network and the save stay off the event loop."""
+        time.sleep(self.app.agent_delay)
         s = self.session
-        if s.over or s.state.turn != AGENT:
-            return
         before = s.state
         try:
             report = s.play_agent()
-        except Exception as err:
-            self.app.report_error(err)
+        except Exception as err:  # reported on the screen by the handler below
+            self.post_message(self.AgentFailed(err))
             return
-        self.agent_seen = (before, report.decision, move_name(before, report.action) + f" ({card_str(report.card)})")
+        self.post_message(self.AgentMoved(report, before))
+
+    @on(AgentMoved)
+    def agent_moved(self, message: AgentMoved) -> None:
+        self.thinking = False
+        report = message.report
+        self.query_one(AgentPanel).move = (message.before, report.decision,
+                                           move_name(message.before, report.action) + f" ({card_str(report.card)})")
         self.after_move(report, report.callouts)
+
+    @on(AgentFailed)
+    def agent_failed(self, message: AgentFailed) -> None:
+        self.thinking = False
+        self.state = self.session.state
+        self.app.report_error(message.error)
 
     def game_over(self) -> None:
         s = self.session.state
-        you_won = s.winner == 0
         body = f"Final score: you {s.scores[0]}, agent {s.scores[1]}.\nThe game is saved for review."
-        self.app.push_screen(Notice("You win!" if you_won else "The agent wins.", body,
-                                    [("r", "review", "Review this game"), ("n", "new", "New game"),
-                                     ("escape", "home", "Home")]), self.after_game)
+        self.app.push_screen(Notice("You win!" if s.winner == 0 else "The agent wins.", body,
+                                    ("review", "new", "home")), self.after_game)
 
     def after_game(self, choice: str | None) -> None:
         path = self.app.record_path(self.session.record)

@@ -5,11 +5,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Sparkline, Static
 
 from .. import coach, records
-from ..engine import HandEnded, apply
+from ..engine import Rules
+from ..narrator import Narrator
 from .widgets import cards_text, move_name
 
 MISTAKES = ("inaccuracy", "mistake", "blunder")
@@ -52,6 +54,11 @@ class ReviewList(Screen):
 class ReviewGame(Screen):
     """One game, move by move: annotation, best alternative, class, win-% graph, accuracy."""
 
+    ply: reactive[int] = reactive(0)
+    """The move on show (len(moves) is the end of the game)."""
+    face_up: reactive[bool] = reactive(False)
+    """Whether every hand is shown."""
+
     BINDINGS = [Binding("left", "step(-1)", "Back"), Binding("right", "step(1)", "Next"),
                 Binding("n", "mistake(1)", "Next mistake"), Binding("N", "mistake(-1)", "Prev mistake"),
                 Binding("home", "jump(0)", "Start", show=False), Binding("end", "jump(-1)", "End", show=False),
@@ -60,11 +67,11 @@ class ReviewGame(Screen):
     def __init__(self, path):
         super().__init__()
         self.record = records.load(path)
-        self.states = records.replay(self.record)
+        self.states, self.events = records.replay_events(self.record)
         self.human = self.record.human_seat if self.record.human_seat is not None else 0
-        self.notes = [m.get("annotation") for m in self.record.moves]
-        self.ply = 0
-        self.face_up = False
+        self.notes = [coach.Annotation.from_dict(m.annotation) if m.annotation else None for m in self.record.moves]
+        self.narrator = Narrator(Rules().with_options(**self.record.rules), [s.name for s in self.record.seats],
+                                 self.human)
 
     def compose(self) -> ComposeResult:
         yield Static(id="summary")
@@ -74,25 +81,33 @@ class ReviewGame(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        human_notes = [coach.Annotation.from_dict(n) for n in self.notes if n]
+        human_notes = [n for n in self.notes if n]
         acc = coach.game_accuracy(human_notes)
         per_hand = self.hand_accuracy()
         text = Text(f"Review: {self.record.created[:16].replace('T', ' ')} · rules {self.record.rules_preset} · "
-                    f"model {(self.record.model or {}).get('id', '?')[:8]}\n", style="bold")
+                    f"model {self.record.model.id[:8] if self.record.model else '?'}\n", style="bold")
         text.append(f"Your accuracy: {'-' if acc is None else f'{acc:.0f}%'}   by hand: " +
                     ", ".join(f"{i + 1}: {a:.0f}%" for i, a in per_hand))
         self.query_one("#summary", Static).update(text)
-        self.query_one(Sparkline).data = [n["win_after"] for n in self.notes if n] or [50.0]
+        self.query_one(Sparkline).data = [n.win_after for n in self.notes if n] or [50.0]
         self.show()
 
     def hand_accuracy(self):
         groups: dict[int, list] = {}
         for i, note in enumerate(self.notes):
             if note:
-                groups.setdefault(self.states[i].hand_no, []).append(coach.Annotation.from_dict(note))
+                groups.setdefault(self.states[i].hand_no, []).append(note)
         return [(h, coach.game_accuracy(notes)) for h, notes in sorted(groups.items()) if notes]
 
+    def watch_ply(self) -> None:
+        self.show()
+
+    def watch_face_up(self) -> None:
+        self.show()
+
     def show(self) -> None:
+        if not self.is_mounted:
+            return
         state = self.states[self.ply]
         t = Text(f"Move {self.ply + 1}/{len(self.record.moves)} · score you {state.scores[0]} agent "
                  f"{state.scores[1]} · hand {state.hand_no + 1} deal {state.deal_no + 1}\nTable: ", style="bold")
@@ -106,38 +121,35 @@ class ReviewGame(Screen):
             self.query_one("#move", Static).update("End of the game.")
             return
         move = self.record.moves[self.ply]
-        who = "You" if move["seat"] == self.human else "Agent"
-        line = Text(f"{who} played {move_name(state, move['action'])} ({move['card']})", style="bold")
-        _, events = apply(state, move["action"])
-        if any(isinstance(e, HandEnded) for e in events):
-            line.append("  · end of hand")
+        who = "You" if move.seat == self.human else "Agent"
+        line = Text(f"{who} played {move_name(state, move.action)} ({move.card})", style="bold")
+        events = self.events[self.ply + 1]
+        notes = self.narrator.notes(events)
+        if notes:
+            line.append("  · " + "; ".join(notes))
         note = self.notes[self.ply]
         if note:
-            style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}.get(note["klass"], "green")
-            line.append(f"\n{note['klass']}", style=style)
-            line.append(f": your win {note['win_before']:.0f}% → {note['win_after']:.0f}%")
-            if note["klass"] != "best":
-                line.append(f"; best was {note['best_name']} ({note['win_best']:.0f}%, loss {note['loss']:.1f})")
+            style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}.get(note.klass, "green")
+            line.append(f"\n{note.klass}", style=style)
+            line.append(f": your win {note.win_before:.0f}% → {note.win_after:.0f}%")
+            if note.klass != "best":
+                line.append(f"; best was {note.best_name} ({note.win_best:.0f}%, loss {note.loss:.1f})")
         self.query_one("#move", Static).update(line)
 
     def action_step(self, delta: int) -> None:
         self.ply = max(0, min(len(self.record.moves), self.ply + delta))
-        self.show()
 
     def action_jump(self, where: int) -> None:
         self.ply = 0 if where == 0 else len(self.record.moves)
-        self.show()
 
     def action_mistake(self, direction: int) -> None:
         i = self.ply + direction
         while 0 <= i < len(self.notes):
-            if self.notes[i] and self.notes[i]["klass"] in MISTAKES:
+            if self.notes[i] and self.notes[i].klass in MISTAKES:
                 self.ply = i
-                self.show()
                 return
             i += direction
         self.notify("No more mistakes that way.")
 
     def action_face_up(self) -> None:
         self.face_up = not self.face_up
-        self.show()

@@ -1,12 +1,16 @@
-"""Provides the widgets of the game screens: cards, scoreboard, table, hand, agent panel, hints."""
+"""Provides the widgets of the game screens: cards, scoreboard, table, hand, agent panel, hints.
+
+State flows down: each widget holds a reactive attribute (the engine state, the agent's last move, the
+hints) that its screen sets, and redraws itself when it changes."""
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.reactive import reactive
 from textual.widgets import Static
 
-from ..coach import move_name
 from ..engine import State, card_str, suit_of
+from ..narrator import move_name
 
 RED_SUITS = (1, 2)  # hearts, diamonds
 
@@ -40,7 +44,11 @@ def perros(points: int) -> str:
 class Scoreboard(Static):
     """Scores, perros tally, cartón counts, hand, deal and stock."""
 
-    def show(self, state: State) -> None:
+    state: reactive[State | None] = reactive(None, layout=False)
+
+    def watch_state(self, state: State | None) -> None:
+        if state is None:
+            return
         you, agent = state.scores
         t = Text()
         t.append(f"You {you:>2} ", style="bold")
@@ -57,7 +65,11 @@ class Scoreboard(Static):
 class TableView(Static):
     """The cards on the table, oldest first."""
 
-    def show(self, state: State) -> None:
+    state: reactive[State | None] = reactive(None, layout=False)
+
+    def watch_state(self, state: State | None) -> None:
+        if state is None:
+            return
         t = Text("Table: ", style="bold")
         t.append_text(cards_text(state.table))
         if state.trailed >= 0 and state.table:
@@ -65,13 +77,47 @@ class TableView(Static):
         self.update(t)
 
 
+class HandView(Static):
+    """Your cards, numbered by the key that plays them, and whose turn it is."""
+
+    state: reactive[State | None] = reactive(None, layout=False)
+    status: reactive[str] = reactive("", layout=False)
+    """"yours", "thinking" or "over"."""
+
+    def render_hand(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        hand = Text("Your hand: ", style="bold")
+        hand.append_text(cards_text(state.hands[0], numbered=True, empty="(no cards)"))
+        if state.hands[0]:
+            hand.append(" ")
+        if self.status == "over":
+            hand.append("   game over", style="bold")
+        elif self.status == "yours":
+            hand.append(f"   your turn: press 1-{len(state.hands[0])}", style="green")
+        else:
+            hand.append("   agent is thinking…", style="dim")
+        self.update(hand)
+
+    def watch_state(self) -> None:
+        self.render_hand()
+
+    def watch_status(self) -> None:
+        self.render_hand()
+
+
 class AgentPanel(Static):
     """After each agent move: what it played, its probability over its moves and its win %."""
 
-    def show(self, state_before: State | None, decision, played: str) -> None:
-        if decision is None or state_before is None:
+    move: reactive[tuple | None] = reactive(None, layout=False)
+    """(state before the move, the agent's Decision, the move's name) of its last move, or None."""
+
+    def watch_move(self, move) -> None:
+        if move is None:
             self.update(Text("Agent: waiting for its first move", style="dim"))
             return
+        state_before, decision, played = move
         t = Text("Agent played ", style="bold")
         t.append(played, style="bold magenta")
         if decision.value is not None:
@@ -85,7 +131,9 @@ class AgentPanel(Static):
 class HintsPanel(Static):
     """The coach's view of each legal move: the agent's choice first, its preference and your win % after each."""
 
-    def show(self, hints) -> None:
+    hints: reactive[tuple] = reactive((), layout=False)
+
+    def watch_hints(self, hints) -> None:
         t = Text("Hints (h to hide): move · agent preference · your win % after\n", style="bold")
         for i, hint in enumerate(hints[:6]):
             mark = "★" if i == 0 else " "
@@ -94,5 +142,5 @@ class HintsPanel(Static):
         self.update(t)
 
 
-__all__ = ["AgentPanel", "HintsPanel", "Scoreboard", "TableView", "card_text", "cards_text",
+__all__ = ["AgentPanel", "HandView", "HintsPanel", "Scoreboard", "TableView", "card_text", "cards_text",
            "move_name", "perros"]
