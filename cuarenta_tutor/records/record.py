@@ -140,7 +140,9 @@ def to_json(record: GameRecord) -> dict:
     """The record as a JSON-ready dict."""
     out = {name: getattr(record, name) for name in _FIELDS}
     out["seats"] = [asdict(s) for s in record.seats]
-    out["moves"] = [asdict(m) for m in record.moves]
+    # written out by hand: asdict deep-copies every annotation, and a record is saved after every move
+    out["moves"] = [{"seat": m.seat, "action": m.action, "card": m.card, "annotation": m.annotation}
+                    for m in record.moves]
     out["model"] = record.model and asdict(record.model)
     out["result"] = record.result and {"winner": record.result.winner, "scores": list(record.result.scores)}
     return out
