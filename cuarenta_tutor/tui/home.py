@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -59,18 +61,37 @@ class HomeScreen(Screen):
         yield Static(id="problems")
         yield Footer()
 
+    unfinished = None
+    """The newest unfinished game (a GameSummary), once the saved games have been read."""
+
+    class GamesRead(Message):
+        """The saved games, read in a worker: (summaries, problems)."""
+
+        def __init__(self, games: list, problems: list) -> None:
+            super().__init__()
+            self.games, self.problems = games, problems
+
     def on_screen_resume(self) -> None:
-        self.refill()
+        self.read_games()
 
     def on_mount(self) -> None:
-        self.refill()
+        self.refill([], [])
+        self.read_games()
 
-    def refill(self) -> None:
+    @work(thread=True, exclusive=True, group="home")
+    def read_games(self) -> None:
+        """Read the games folder off the event loop (it may hold many games)."""
+        self.post_message(self.GamesRead(*records.list_games(self.app.folder)))
+
+    @on(GamesRead)
+    def games_read(self, message: GamesRead) -> None:
+        self.refill(message.games, message.problems)
+
+    def refill(self, games: list, problems: list) -> None:
         menu = self.query_one(OptionList)
         menu.clear_options()
         menu.add_option(Option("New game  (n)", id="new"))
-        _, problems = records.list_games(self.app.folder)
-        self.unfinished = records.latest_unfinished(self.app.folder)
+        self.unfinished = next((g for g in games if not g.finished), None)
         if self.unfinished:
             menu.add_option(Option(f"Continue unfinished game from {self.unfinished.created[:16]}  (c)",
                                    id="continue"))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Sparkline, Static
@@ -28,11 +30,31 @@ class ReviewList(Screen):
         yield Static(id="problems")
         yield Footer()
 
+    games: list = []
+    """The saved games listed, once read."""
+
+    class GamesRead(Message):
+        """The saved games with their accuracy, read in a worker: (summaries, problems)."""
+
+        def __init__(self, games: list, problems: list) -> None:
+            super().__init__()
+            self.games, self.problems = games, problems
+
     def on_mount(self) -> None:
-        games, problems = records.list_games(self.app.folder, accuracy=coach.summary_accuracy)
+        self.query_one(DataTable).add_columns("date", "result", "your accuracy", "rules", "model")
+        self.query_one("#problems", Static).update("Reading the saved games…")
+        self.read_games()
+
+    @work(thread=True, exclusive=True, group="review-list")
+    def read_games(self) -> None:
+        """Read and summarise every saved game off the event loop."""
+        self.post_message(self.GamesRead(*records.list_games(self.app.folder, accuracy=coach.summary_accuracy)))
+
+    @on(GamesRead)
+    def games_read(self, message: GamesRead) -> None:
+        games, problems = message.games, message.problems
         self.games = games
         table = self.query_one(DataTable)
-        table.add_columns("date", "result", "your accuracy", "rules", "model")
         for g in games:
             acc = "-" if g.accuracy is None else f"{g.accuracy:.0f}%"
             table.add_row(g.created[:16].replace("T", " "), g.result, acc, g.rules_preset or "custom",
