@@ -13,7 +13,6 @@ from __future__ import annotations
 from .engine import (
     ACTION_RANK,
     CAIDA_POINTS,
-    TARGET_SCORE,
     Caida,
     Dealt,
     FourOfAKind,
@@ -218,9 +217,3 @@ def _join(items: list[str]) -> str:
 def _says(who: str, verb: str) -> str:
     """"You win", "The agent wins"."""
     return f"{who} {verb}" if who == "You" else f"{who} {verb}s"
-
-
-def target_text() -> str:
-    """The goal of a game, read from the engine."""
-    return f"first to {TARGET_SCORE} points"
-

@@ -11,13 +11,13 @@ captured-card difference at the expert's card weight. Every move is scored in th
 
 from __future__ import annotations
 
-from ..engine import Dealer, State, determinize, legal_actions
+from ..engine import TARGET_SCORE, Dealer, State, determinize, legal_actions
 from ..play.table import Table
 from .base import BasePolicy, Decision
 from .expert import CARD_WEIGHT, ExpertPolicy, move_values
 
-WIN_OUTCOME = 40.0
-"""Worth, in points of score difference, of winning (or losing) the game inside a playout."""
+WIN_OUTCOME = float(TARGET_SCORE)
+"""Worth, in points of score difference, of winning (or losing) the game inside a playout: a whole game's."""
 
 
 class SearchPolicy(BasePolicy):
