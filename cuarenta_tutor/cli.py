@@ -30,6 +30,19 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("game", nargs="?", help="a saved game file (default: the list of saved games)")
     review.add_argument("--text", action="store_true", help="print the annotated game as plain text")
     sub.add_parser("lessons", help="learn the rules and the strategy")
+    analyse = sub.add_parser("analyse", help="analyse the positions of a saved game in sampled worlds",
+                             description="Every legal move of a position valued from the mover's view: the "
+                                         "cards it cannot see are redrawn in sampled worlds, every move is "
+                                         "played in the same worlds and continued by the agent to the next "
+                                         "deal; win %% with a 95%% interval, loss against the best move, "
+                                         "the chance of a caída or limpia in reply.")
+    analyse.add_argument("game", help="a saved game file")
+    analyse.add_argument("--ply", type=int, help="only the position before move N (1 = the first move)")
+    analyse.add_argument("--seat", type=int, help="the seat whose moves to analyse (default: the person's, or all)")
+    analyse.add_argument("--worlds", type=int, default=128, help="sampled worlds per position (default 128)")
+    analyse.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds (default 0)")
+    analyse.add_argument("--model", help="ONNX model (default: the shipped one)")
+    analyse.add_argument("--json", action="store_true", help="one JSON object per position, one per line")
     arena = sub.add_parser("arena", help="duplicate-deal match between two policies",
                            description="Policies: random, greedy, expert, search[:N] (N sampled deals).")
     arena.add_argument("a", help="policy A (the one reported on)")
@@ -42,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--calibration", action="store_true",
                        help="reliability table and calibration error of reported values")
     arena.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+    arena.add_argument("--records", metavar="DIR",
+                       help="also save every game as a game record in DIR (to analyse or review it)")
     train = sub.add_parser("train", help="train the agent (needs the train extra)")
     train.add_argument("--config", help="JSON file of training settings (fields of training.a2c.Config)")
     train.add_argument("--steps", type=int, help="environment steps to train for")
@@ -97,6 +112,8 @@ def main(argv=None) -> int:
         return bench.run(args)
     if command == "arena":
         return run_arena(args)
+    if command == "analyse":
+        return run_analyse(args)
     if command in ("train", "export"):
         return run_training_command(args)
     if command in ("home", "play", "review", "lessons"):
@@ -220,6 +237,46 @@ def run_training_command(args) -> int:
     return 0
 
 
+def run_analyse(args) -> int:
+    """Print the analysis of a saved game's positions (text, or JSON lines)."""
+    import json
+
+    from . import records
+    from .agents.onnx_contract import ModelError
+    from .analysis import Settings, analyse_game
+
+    if args.worlds < 2:
+        print("cuarenta-tutor analyse: --worlds must be 2 or more", file=sys.stderr)
+        return 2
+    try:
+        record = records.load(args.game)
+        if args.ply is not None and not 1 <= args.ply <= len(record.moves):
+            print(f"cuarenta-tutor analyse: --ply must be 1..{len(record.moves)} for this game", file=sys.stderr)
+            return 2
+        if args.seat is not None and not 0 <= args.seat < len(record.seats):
+            print(f"cuarenta-tutor analyse: --seat must be 0..{len(record.seats) - 1} for this game", file=sys.stderr)
+            return 2
+        settings = Settings(worlds=args.worlds, round_worlds=min(32, args.worlds), min_worlds=args.worlds,
+                            budget_s=0, seed=args.seed)
+        with progress_bar("analysing") as advance:
+            found = analyse_game(record, settings, seats=None if args.seat is None else [args.seat],
+                                 plies=None if args.ply is None else [args.ply - 1], model=args.model,
+                                 progress=advance)
+    except (records.RecordError, ModelError, OSError) as err:
+        print(f"cuarenta-tutor analyse: {err}", file=sys.stderr)
+        return 2
+    for ply, result in found:
+        if args.json:
+            print(json.dumps({"ply": ply + 1, "seat": result.seat, "worlds": result.worlds,
+                              "moves": [m.to_json() for m in result.moves]}))
+            continue
+        print(f"Move {ply + 1}, seat {result.seat} ({result.worlds} worlds, win % for the mover's team):")
+        for m in result.moves:
+            print(f"  {m.name:<26} {m.win_pct:5.1f}% [{m.ci95[0]:4.1f}, {m.ci95[1]:4.1f}]  loss {m.loss:4.1f}  "
+                  f"caída risk {100 * m.caida_risk:3.0f}%  limpia risk {100 * m.limpia_risk:3.0f}%")
+    return 0
+
+
 def progress_bar(description: str):
     """A rich progress bar on stderr with the rate and the time left: a context manager giving
     `advance(done, total)`. The bar appears at the first advance, so a refusal before any game shows none."""
@@ -258,9 +315,13 @@ def run_arena(args) -> int:
     try:
         with progress_bar(f"{args.a} vs {args.b}") as advance:
             results = run_match(args.a, args.b, args.games, args.jobs, args.seed, args.rules, args.players,
-                                progress=advance)
+                                progress=advance, records_dir=args.records)
     except ValueError as err:
         print(f"cuarenta-tutor arena: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"cuarenta-tutor arena: cannot save the game records in {args.records}: {err.strerror or err}",
+              file=sys.stderr)
         return 2
     summary = summarize(args.a, args.b, results, calibration=args.calibration)
     print(format_summary(summary, args.rules, args.seed))

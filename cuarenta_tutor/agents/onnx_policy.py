@@ -79,6 +79,11 @@ class OnnxPolicy(BasePolicy):
         self.c = np.zeros((1, 1, self.hidden), np.float32)
         self._seen = None  # (state, probs, value, h, c) of the last observed state
 
+    @property
+    def memory(self) -> tuple:
+        """The LSTM memory (h, c), each [1, 1, H], after the last state observed."""
+        return self.h, self.c
+
     def run(self, obs, mask, h, c):
         return self.session.run(None, {"obs": obs, "mask": mask, "h": h, "c": c})
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 from dataclasses import dataclass
 
+from .. import records
 from ..agents import make_policy
 from ..engine import Caida, Dealer, Limpia, Ronda, first_dealer, preset
 from ..play.table import Table
@@ -45,8 +46,10 @@ class GameResult:
     b: SideTally
 
 
-def play_game(a: str, b: str, rules_name: str, players: int, seed: int, pair: int, swapped: bool) -> GameResult:
-    """Play one duplicate game; seed pair `pair`, A in the first seat unless `swapped`."""
+def play_game(a: str, b: str, rules_name: str, players: int, seed: int, pair: int, swapped: bool,
+              records_dir: str | None = None) -> GameResult:
+    """Play one duplicate game; seed pair `pair`, A in the first seat unless `swapped`. With `records_dir`,
+    the game is also saved there as a game record (`arena-S<seed>-P<pair>-<a|b>.json`, by who sits first)."""
     rules = preset(rules_name, players=players)
     game_seed = seed * 1_000_003 + pair
     a_team = 1 if swapped else 0
@@ -63,15 +66,25 @@ def play_game(a: str, b: str, rules_name: str, players: int, seed: int, pair: in
             if key and (key != "limpias" or e.points):
                 tally["a" if e.team == a_team else "b"][key] += 1
 
-    count(table.start(first_dealer(game_seed, players), seeds))
+    first = first_dealer(game_seed, players)
+    record = None
+    if records_dir is not None:
+        names = [(a, f"A {a}") if side[s] == "a" else (b, f"B {b}") for s in range(players)]
+        record = records.new_record(rules, game_seed, first, names)
+        record.game_id = f"arena-S{seed}-P{pair}-{'b' if swapped else 'a'}"
+    count(table.start(first, seeds))
     while not table.over:
         step = table.step()
+        if record is not None:
+            record.add_move(step.seat, step.action, step.card, after=step.after)
         who = side[step.seat]
         tally[who]["seconds"] += step.seconds
         tally[who]["decisions"] += 1
         if step.decision.value is not None:
             values[who].append(step.decision.value)
         count(step.events)
+    if record is not None:
+        records.save(record, records_dir)
     state = table.state
     a_won = state.winner == a_team
     points = {"a": state.scores[a_team], "b": state.scores[1 - a_team]}
@@ -85,7 +98,7 @@ def _play(args) -> GameResult:
 
 
 def run_match(a: str, b: str, games: int, jobs: int = 1, seed: int = 0, rules: str = "standard",
-              players: int = 2, progress=None) -> list[GameResult]:
+              players: int = 2, progress=None, records_dir: str | None = None) -> list[GameResult]:
     """Play `games` (an even number: games / 2 seed pairs); results in a fixed order. `progress(done, total)`
     is called after every game."""
     if games < 2 or games % 2:
@@ -93,7 +106,8 @@ def run_match(a: str, b: str, games: int, jobs: int = 1, seed: int = 0, rules: s
     if jobs < 1:
         raise ValueError(f"--jobs must be 1 or more, not {jobs}")
     make_policy(a), make_policy(b), preset(rules, players=players)  # fail fast on bad names
-    tasks = [(a, b, rules, players, seed, pair, swapped) for pair in range(games // 2) for swapped in (False, True)]
+    tasks = [(a, b, rules, players, seed, pair, swapped, records_dir) for pair in range(games // 2)
+             for swapped in (False, True)]
     results = []
     if jobs == 1:
         for t in tasks:

@@ -1,0 +1,179 @@
+"""Provides the analysis of a position from one seat's view: every legal move valued in sampled worlds.
+
+Worlds are drawn with `engine.determinize` (never a card the seat cannot see); every move is played in
+the same worlds (paired, so the differences between moves carry far less noise than their values) and
+continued by the agent to a horizon (playout.py). Per move: win % with a 95% interval, the loss against
+the best move with its own (paired) interval, the points the seat's team gains over the other to the
+horizon, the chance that the other side's next play is a caída or a limpia, and the number of worlds.
+It works in rounds and stops at its time budget, at its most worlds, or once the best move is clear.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..arena.stats import platt
+from ..engine import State, determinize, legal_actions
+from ..narrator import move_name
+from .playout import Playouts, risks, start_lane
+
+Z95 = 1.959964
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How deep and how long an analysis looks."""
+
+    worlds: int = 256
+    """Most worlds to sample."""
+    round_worlds: int = 32
+    """Worlds per round (the budget is checked between rounds)."""
+    min_worlds: int = 64
+    """Worlds before the analysis may stop because the best move is clear."""
+    budget_s: float = 0.8
+    """Time budget in seconds (0: no limit, all `worlds`)."""
+    horizon: str = "deal"
+    """Where playouts stop: "deal" (after the next deal), "hand", or "game" (the real result)."""
+    seed: int = 0
+    calibration: tuple | None = None
+    """(a, b): Platt scaling of the critic's value at the horizon, sigmoid(a * logit(v) + b), fitted so that
+    it predicts how the agent's own play goes on from there (see calibration.py); None: the raw value."""
+
+    def to_json(self) -> dict:
+        return {"worlds": self.worlds, "round_worlds": self.round_worlds, "min_worlds": self.min_worlds,
+                "budget_s": self.budget_s, "horizon": self.horizon, "seed": self.seed,
+                "calibration": list(self.calibration) if self.calibration else None}
+
+
+INTERACTIVE = Settings()
+"""The settings of hints in play."""
+
+
+@dataclass(frozen=True)
+class MoveEval:
+    """One legal move, analysed (percentages are win % for the analysing seat's team)."""
+
+    action: int
+    name: str
+    win_pct: float
+    ci95: tuple
+    """(low, high) of win_pct."""
+    loss: float
+    """Win % of the best move minus this one's (0 for the best)."""
+    loss_ci95: tuple
+    points: float
+    """Mean points the team gains over the other from the move to the horizon."""
+    caida_risk: float
+    """Share of worlds where the other side's next play is a caída."""
+    limpia_risk: float
+    worlds: int
+
+    def to_json(self) -> dict:
+        return {"move": self.name, "action": self.action, "win_pct": round(self.win_pct, 2),
+                "ci95": [round(x, 2) for x in self.ci95], "loss": round(self.loss, 2),
+                "loss_ci95": [round(x, 2) for x in self.loss_ci95], "points": round(self.points, 2),
+                "caida_risk": round(self.caida_risk, 3), "limpia_risk": round(self.limpia_risk, 3),
+                "worlds": self.worlds}
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Every legal move of a position from one seat's view, best first."""
+
+    seat: int
+    moves: tuple
+    """MoveEval per legal move, best first."""
+    worlds: int
+    seconds: float
+    settings: Settings
+    model_id: str = ""
+    extra: dict = field(default_factory=dict, hash=False)
+
+    @property
+    def best(self) -> MoveEval:
+        return self.moves[0]
+
+    def move(self, action: int) -> MoveEval:
+        return next(m for m in self.moves if m.action == action)
+
+
+def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+    n = len(x)
+    mean = float(x.mean())
+    half = Z95 * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else 100.0
+    return mean, mean - half, mean + half
+
+
+def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | None = None,
+            memory: tuple | None = None) -> Analysis:
+    """Analyse the position of the seat on turn (or `seat`) with `agent`, an OnnxPolicy that has observed
+    the game so far from that seat; `memory` gives the seat's LSTM memory at the position instead (h, c
+    after observing it). The agent's memory is not changed (beyond observing `state` if it had not)."""
+    started = time.perf_counter()
+    seat = state.turn if seat is None else seat
+    legal = list(legal_actions(state))
+    if not legal:
+        raise ValueError("there is no move to analyse: the game is over or a deal is due")
+    if memory is None:
+        agent.observe(state)  # the seat's memory at this position (a no-op if it has already seen it)
+        memory = agent.memory
+    h0, c0 = memory
+    team = seat & 1
+    rng = random.Random(settings.seed)
+    playouts = Playouts(agent.run, agent.hidden, settings.horizon)
+    values: list[list[float]] = [[] for _ in legal]
+    points: list[list[float]] = [[] for _ in legal]
+    caidas, limpias = [0] * len(legal), [0] * len(legal)
+    worlds = 0
+    while worlds < settings.worlds:
+        batch = min(settings.round_worlds, settings.worlds - worlds)
+        lanes = []
+        for w in range(batch):
+            world = determinize(state, seat, rng)
+            later = rng.randrange(1 << 62)
+            lanes += [start_lane(world.state, world.stock_order, m, a, worlds + w, team, later)
+                      for m, a in enumerate(legal)]
+        playouts.play(lanes, seat, h0, c0)
+        for lane in lanes:
+            value = lane.value
+            if settings.calibration and lane.state.winner < 0:  # a critic's value, not a result
+                value = platt(value, *settings.calibration)
+            values[lane.move].append(100.0 * value)
+            points[lane.move].append(lane.points)
+            caida, limpia = risks(lane.reply, team)
+            caidas[lane.move] += caida
+            limpias[lane.move] += limpia
+        worlds += batch
+        if settings.budget_s and time.perf_counter() - started >= settings.budget_s:
+            break
+        if worlds >= settings.min_worlds and len(legal) > 1 and _clear(np.array(values)):
+            break
+    table = np.array(values)  # [moves, worlds]
+    means = table.mean(axis=1)
+    best = int(np.argmax(means))
+    out = []
+    for m, a in enumerate(legal):
+        mean, low, high = _mean_ci(table[m])
+        if m == best:
+            loss, loss_ci = 0.0, (0.0, 0.0)
+        else:
+            d, dl, dh = _mean_ci(table[best] - table[m])
+            loss, loss_ci = max(0.0, d), (dl, dh)
+        out.append(MoveEval(a, move_name(state, a), mean, (max(0.0, low), min(100.0, high)), loss, loss_ci,
+                            float(np.mean(points[m])), caidas[m] / worlds, limpias[m] / worlds, worlds))
+    out.sort(key=lambda e: (e.loss, -e.win_pct, e.action))
+    return Analysis(seat, tuple(out), worlds, time.perf_counter() - started, settings, agent.model_id)
+
+
+def _clear(table: np.ndarray) -> bool:
+    """Whether the best move's paired lead over every other move is outside noise (95%)."""
+    best = int(np.argmax(table.mean(axis=1)))
+    for m in range(len(table)):
+        if m != best and _mean_ci(table[best] - table[m])[1] <= 0:
+            return False
+    return True

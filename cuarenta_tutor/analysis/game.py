@@ -1,0 +1,36 @@
+"""Provides the analysis of a saved game: its positions played again at a table, each analysed from the
+mover's view with that seat's memory of the game so far."""
+
+from __future__ import annotations
+
+from ..agents.onnx_policy import OnnxPolicy
+from ..engine import Rules, legal_actions, parse_card
+from ..play.table import Table
+from ..records import GameRecord, replay
+from .analyse import INTERACTIVE, Analysis, Settings, analyse
+
+
+def analyse_game(record: GameRecord, settings: Settings = INTERACTIVE, seats=None, plies=None, model=None,
+                 progress=None) -> list[tuple[int, Analysis]]:
+    """(ply, analysis) for the moves of `seats` (default: the person's seat, or every seat when none is a
+    person), or only for the moves in `plies`; positions with a single legal move are skipped unless asked
+    for by ply. `progress(done, total)` after each analysed position."""
+    states = replay(record)  # RecordError names a move that does not fit
+    if seats is None:
+        seats = [record.human_seat] if record.human_seat is not None else range(len(record.seats))
+    if plies is None:
+        wanted = [i for i, m in enumerate(record.moves) if m.seat in seats and len(legal_actions(states[i])) > 1]
+    else:
+        wanted = sorted(set(plies))
+    watchers = {s: OnnxPolicy(model) for s in {record.moves[i].seat for i in wanted}}
+    table = Table(Rules().with_options(**record.rules), [None] * len(record.seats), record.dealer,
+                  watchers=list(watchers.items()))
+    table.start(record.first_dealer)
+    out = []
+    for i, move in enumerate(record.moves):
+        if i in wanted:
+            out.append((i, analyse(table.state, watchers[move.seat], settings)))
+            if progress:
+                progress(len(out), len(wanted))
+        table.play(move.action, parse_card(move.card))
+    return out

@@ -1,0 +1,158 @@
+"""Provides batched playouts: many sampled worlds, each continued by the agent on every seat, stepped together.
+
+A lane is one world after one candidate move. Every seat of every lane keeps its own LSTM memory and is
+stepped on every state of its lane (as at the table), all in one onnxruntime call per ply; the seat on
+turn plays the network's most likely move. A lane ends at its horizon: the game's end (the exact result),
+or the state after the next deal ("deal") or after the next hand's first deal ("hand"), valued there by
+the critic from the analysing seat's memory. Deals come from each world's own stock order, so every move
+of a world meets the same cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..encoding import N_ACTIONS, OBS_SIZE, encode_into
+from ..engine import Caida, Dealer, Dealt, Limpia, State, apply, legal_actions
+
+HORIZONS = ("deal", "hand", "game")
+
+
+@dataclass
+class Lane:
+    """One world after one candidate move, played on to its horizon."""
+
+    state: State
+    dealer: Dealer
+    move: int
+    """Index of the candidate move."""
+    world: int
+    value: float | None = None
+    """Win probability of the analysing seat's team at the horizon, once reached."""
+    plies: int = 0
+    points: int = 0
+    """The analysing team's points minus the other team's, from the move to the horizon."""
+    reply: tuple = ()
+    """The events of the opponents' first play after the move (for the caída and limpia risk)."""
+    deals: int = 0
+    """Deals dealt since the world's position (the move's own included)."""
+    probe: float | None = None
+    """The critic's value when the lane first passed the probe horizon (for calibrating that horizon)."""
+    hand_no: int = 0
+    """The world's hand."""
+
+
+def start_lane(world: State, stock_order, move: int, action: int, index: int, team: int, seed: int) -> Lane:
+    """A lane: the candidate `action` played in a world (and the next deal dealt, if it ended the deal)."""
+    dealer = Dealer.for_world(world, stock_order, seed)
+    after, events = apply(world, action)
+    if after.needs_deal:
+        after, dealt = dealer.deal(after)
+        events += dealt
+    lane = Lane(after, dealer, move, index, hand_no=world.hand_no)
+    lane.points = _points(events, team)
+    lane.deals = sum(isinstance(e, Dealt) for e in events)
+    return lane
+
+
+class Playouts:
+    """Plays lanes to their horizon with the network behind `run(obs, mask, h, c)` (an OnnxPolicy's)."""
+
+    def __init__(self, run, hidden: int, horizon: str = "deal", max_plies: int = 400, probe: str | None = None):
+        if horizon not in HORIZONS or probe not in (None, *HORIZONS):
+            raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, not {horizon!r}")
+        self.run, self.hidden, self.horizon, self.max_plies, self.probe = run, hidden, horizon, max_plies, probe
+
+    def play(self, lanes: list[Lane], seat: int, h0: np.ndarray, c0: np.ndarray) -> None:
+        """Fill every lane's value. `h0`, `c0` [1, 1, H]: the analysing seat's memory before the candidate
+        moves; the other seats start with an empty memory in every world (their past is not known)."""
+        if not lanes:
+            return
+        n = lanes[0].state.rules.players
+        team = seat & 1
+        hidden = self.hidden
+        h = np.zeros((n, len(lanes), hidden), np.float32)
+        c = np.zeros((n, len(lanes), hidden), np.float32)
+        h[seat], c[seat] = h0[0, 0], c0[0, 0]
+        for lane in lanes:
+            self._finish_if_over(lane, team)
+        open_ = [i for i, lane in enumerate(lanes) if lane.value is None]
+        while open_:
+            rows = len(open_) * n
+            obs = np.zeros((rows, OBS_SIZE), np.float32)
+            mask = np.ones((rows, N_ACTIONS), dtype=bool)
+            for k, i in enumerate(open_):
+                state = lanes[i].state
+                for s in range(n):
+                    encode_into(obs[k * n + s], state, s)
+                row = mask[k * n + state.turn]
+                row[:] = False
+                row[list(legal_actions(state))] = True
+            idx = np.array(open_)
+            hb = h[:, idx].transpose(1, 0, 2).reshape(1, rows, hidden)
+            cb = c[:, idx].transpose(1, 0, 2).reshape(1, rows, hidden)
+            probs, values, h_out, c_out = self.run(obs, mask, hb, cb)
+            h[:, idx] = h_out.reshape(len(open_), n, hidden).transpose(1, 0, 2)
+            c[:, idx] = c_out.reshape(len(open_), n, hidden).transpose(1, 0, 2)
+            still = []
+            for k, i in enumerate(open_):
+                lane = lanes[i]
+                if self.probe and lane.probe is None and self._at_horizon(lane, self.probe):
+                    lane.probe = float(values[k * n + seat])
+                if self._at_horizon(lane, self.horizon):
+                    lane.value = float(values[k * n + seat])
+                    continue
+                state = lane.state
+                action = int(np.argmax(probs[k * n + state.turn]))
+                mover = state.turn & 1
+                after, events = apply(state, action)
+                if after.needs_deal:
+                    after, dealt = lane.dealer.deal(after)
+                    events += dealt
+                if lane.plies == 0 and mover != team:
+                    lane.reply = events
+                lane.points += _points(events, team)
+                lane.deals += sum(isinstance(e, Dealt) for e in events)
+                lane.state, lane.plies = after, lane.plies + 1
+                self._finish_if_over(lane, team)
+                if lane.value is None and lane.plies >= self.max_plies:
+                    lane.value = float(values[k * n + seat])
+                if lane.value is None:
+                    still.append(i)
+            open_ = still
+
+    @staticmethod
+    def _at_horizon(lane: Lane, horizon: str) -> bool:
+        if horizon == "deal":
+            return lane.deals > 0
+        if horizon == "hand":
+            return lane.state.hand_no != lane.hand_no
+        return False
+
+    @staticmethod
+    def _finish_if_over(lane: Lane, team: int) -> None:
+        if lane.state.winner >= 0:
+            lane.value = float(lane.state.winner == team)
+
+
+def _points(events, team: int) -> int:
+    """The analysing team's points minus the other's in some events (plays, announcements, cartón)."""
+    total = 0
+    for e in events:
+        points = getattr(e, "points", 0) + getattr(e, "ronda_bonus", 0)
+        if hasattr(e, "carton"):
+            points = e.carton[team] - e.carton[1 - team]
+            total += points
+            continue
+        if points and hasattr(e, "team"):
+            total += points if e.team == team else -points
+    return total
+
+
+def risks(events, team: int) -> tuple[bool, bool]:
+    """Whether the other team's reply made a caída, and a limpia (that scored or not)."""
+    caida = any(isinstance(e, Caida) and e.team != team for e in events)
+    limpia = any(isinstance(e, Limpia) and e.team != team for e in events)
+    return caida, limpia

@@ -1,0 +1,168 @@
+"""Possible-worlds analysis with the shipped model: it never peeks, plays every move in the same worlds, and
+its numbers agree with what the rules make certain."""
+
+import random
+
+import numpy as np
+import pytest
+
+from cuarenta_tutor.agents import make_policy
+from cuarenta_tutor.agents.onnx_policy import OnnxPolicy
+from cuarenta_tutor.analysis import Settings, analyse
+from cuarenta_tutor.engine import Dealer, Rules, legal_actions, make_position, match_action, parse_rank, unseen_cards
+from cuarenta_tutor.play.table import Table
+
+FAST = Settings(worlds=32, round_worlds=16, budget_s=0, min_worlds=10**6)
+
+
+def positions(count, seed=3):
+    """Positions where the agent (seat 0, against the expert) has a choice, with the agent's memory there."""
+    agent = OnnxPolicy()
+    table = Table(Rules(), [agent, make_policy("expert", seed)], Dealer(seed))
+    table.start()
+    found = []
+    while not table.over and len(found) < count:
+        if table.state.turn == 0 and len(legal_actions(table.state)) > 1:
+            found.append((table.state, agent.memory))
+        table.step()
+    return agent, found
+
+
+def reshuffled(state, seat, rng):
+    """The same position for `seat` with every card it cannot see dealt differently (ronda ranks too)."""
+    pool = unseen_cards(state, seat)
+    rng.shuffle(pool)
+    hands, i = list(state.hands), 0
+    for s in range(len(hands)):
+        if s != seat:
+            hands[s] = tuple(sorted(pool[i:i + len(hands[s])]))
+            i += len(hands[s])
+    rondas = tuple(r if s == seat or r < 0 else rng.randrange(10) for s, r in enumerate(state.rondas))
+    return state._replace(hands=tuple(hands), stock=tuple(sorted(pool[i:])), rondas=rondas)
+
+
+def test_the_analysis_never_reads_a_card_the_seat_cannot_see():
+    agent, found = positions(4)
+    rng = random.Random(1)
+    for state, memory in found:
+        first = analyse(state, agent, FAST, memory=memory)
+        other = reshuffled(state, 0, rng)
+        assert other.hands[1] != state.hands[1] or not state.hands[1]
+        again = analyse(other, agent, FAST, memory=memory)
+        assert [m.to_json() for m in first.moves] == [m.to_json() for m in again.moves]
+
+
+def test_every_move_is_valued_in_the_same_worlds_with_intervals():
+    agent, found = positions(3, seed=8)
+    for state, memory in found:
+        result = analyse(state, agent, FAST, memory=memory)
+        assert sorted(m.action for m in result.moves) == sorted(legal_actions(state))
+        assert result.worlds == 32 and all(m.worlds == 32 for m in result.moves)
+        best = result.best
+        assert best.loss == 0 and all(m.loss >= 0 for m in result.moves)
+        for m in result.moves:
+            assert 0 <= m.ci95[0] <= m.win_pct <= m.ci95[1] <= 100
+            assert 0 <= m.caida_risk <= 1 and 0 <= m.limpia_risk <= 1
+            # the loss is the paired difference of the two moves' values in the same worlds
+            assert m.loss == pytest.approx(max(0.0, best.win_pct - m.win_pct), abs=1e-6)
+        assert [m.loss for m in result.moves] == sorted(m.loss for m in result.moves)
+
+
+def test_a_move_that_wins_the_game_is_worth_one_hundred_percent():
+    # Seat 0 on 38 can make a caída on the 5 the opponent just trailed: 40, the game is won.
+    state = make_position(hands=[["5", "K", "2"], ["Q", "J", "3"]], table=["5", "7"], turn=0, trailed="5",
+                          scores=(38, 30), stock=[], dealer=1)
+    agent = OnnxPolicy()
+    agent.reset(0)
+    result = analyse(state, agent, FAST)
+    win = result.move(match_action(parse_rank("5")))
+    assert win.win_pct == 100 and win.ci95 == (100, 100) and result.best.action == win.action
+    assert all(m.loss > 0 for m in result.moves if m.action != win.action)
+
+
+def test_the_opponents_reply_risks_are_counted_from_the_rules():
+    # Every other card has been captured, so the only unseen cards are the opponent's two 4s: trailing the 4
+    # on an empty table leaves a caída y limpia in every world, trailing the K (no K unseen) leaves nothing.
+    rest = [r for r in "A234567JQK" for _ in range(4)]
+    for card in ("4", "K", "4", "4"):
+        rest.remove(card)
+    state = make_position(hands=[["4", "K"], ["4", "4"]], table=[], turn=0, stock=[], dealer=1,
+                          piles=(rest[:18], rest[18:]))
+    agent = OnnxPolicy()
+    agent.reset(0)
+    result = analyse(state, agent, FAST)
+    trail_4 = result.move(parse_rank("4"))
+    trail_k = result.move(parse_rank("K"))
+    assert trail_4.caida_risk == 1 and trail_k.caida_risk == 0
+    assert np.isclose(trail_4.limpia_risk, trail_4.caida_risk)  # taking the only card empties the table
+
+
+def saved_game(moves=6, seed=4):
+    """A few moves of a real game against the agent, saved in the user data folder."""
+    from cuarenta_tutor import records
+    from cuarenta_tutor.play.session import GameSession
+
+    session = GameSession.new(seed=seed, dealer=1)
+    while len(session.record.moves) < moves:
+        if session.human_turn:
+            session.play_human(session.hints()[-1].action)
+        else:
+            session.play_agent()
+    return session, records.games_dir() / f"{session.record.game_id}.json"
+
+
+def test_analyse_command_prints_one_json_object_per_position(capsys):
+    import json
+
+    from cuarenta_tutor.cli import main
+    from cuarenta_tutor.records import load, replay
+
+    session, path = saved_game()
+    assert main(["analyse", str(path), "--json", "--worlds", "8"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    states = replay(load(path))
+    person = [i for i, m in enumerate(session.record.moves) if m.seat == 0 and len(legal_actions(states[i])) > 1]
+    assert [line["ply"] for line in lines] == [i + 1 for i in person]
+    for line in lines:
+        state = states[line["ply"] - 1]
+        assert line["seat"] == 0 and sorted(m["action"] for m in line["moves"]) == sorted(legal_actions(state))
+        for m in line["moves"]:
+            assert set(m) >= {"move", "action", "win_pct", "ci95", "loss", "caida_risk", "limpia_risk", "worlds"}
+            assert m["worlds"] == 8 and m["ci95"][0] <= m["win_pct"] <= m["ci95"][1]
+    assert main(["analyse", str(path), "--ply", "2", "--json", "--worlds", "8"]) == 0
+    (one,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert one["ply"] == 2 and one["seat"] == session.record.moves[1].seat
+
+
+def test_analyse_command_refuses_bad_input_with_one_line(tmp_path, capsys):
+    from cuarenta_tutor.cli import main
+
+    _, path = saved_game(moves=2)
+    assert main(["analyse", str(path), "--ply", "99"]) == 2
+    assert "--ply must be 1..2" in capsys.readouterr().err
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text('{"schema_version": 1, "moves": [')
+    assert main(["analyse", str(damaged)]) == 2
+    err = capsys.readouterr().err
+    assert "damaged" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_arena_records_every_game_so_it_can_be_analysed(tmp_path, capsys):
+    import json
+
+    from cuarenta_tutor import records
+    from cuarenta_tutor.arena import run_match
+    from cuarenta_tutor.cli import main
+
+    results = run_match("expert", "greedy", 4, seed=2, records_dir=str(tmp_path))
+    saved, problems = records.list_games(tmp_path)
+    assert not problems and len(saved) == 4
+    for r in results:
+        record = records.load(tmp_path / f"arena-S2-P{r.pair}-{'b' if r.swapped else 'a'}.json")
+        final = records.replay(record)[-1]
+        a_team = 1 if r.swapped else 0
+        assert (final.winner == a_team) == r.a_won and final.scores[a_team] == r.a.points
+        assert record.human_seat is None and record.seats[a_team].name == "A expert"
+    path = tmp_path / "arena-S2-P0-a.json"
+    assert main(["analyse", str(path), "--ply", "1", "--json", "--worlds", "4"]) == 0
+    assert json.loads(capsys.readouterr().out)["seat"] == records.load(path).moves[0].seat
