@@ -197,6 +197,28 @@ def bench_tui(moves: int, seed: int) -> dict:
     return out
 
 
+def bench_analysis(positions: int, seed: int, accuracy_games: int, model=None, reference_worlds: int = 1024) -> dict:
+    """The analysis at its interactive settings (with the model's measured errors) against the deep reference
+    on `positions` positions (analysis/validate.py), a whole game's review time, and the accuracy it gives the
+    random, greedy and expert bots in a player's seat over `accuracy_games` games each against the agent."""
+    from dataclasses import replace
+
+    from .analysis.errors import settings_for
+    from .analysis.validate import REFERENCE, accuracy_of, review_seconds, validate
+    from .arena.stats import win_rate_interval
+
+    settings = settings_for(model)
+    reference = replace(REFERENCE, worlds=reference_worlds, round_worlds=min(REFERENCE.round_worlds, reference_worlds))
+    out = validate(positions, seed, settings, reference, model=model)
+    out["review_s_per_game"] = round(review_seconds(seed, settings, model), 1)
+    for player in ("random", "greedy", "expert") if accuracy_games else ():
+        per_game = accuracy_of(player, accuracy_games, seed, settings, model)
+        mean, low, high = win_rate_interval([a / 100 for a in per_game])
+        out[f"accuracy_{player}"] = round(100 * mean, 1)
+        out[f"accuracy_{player}_ci95"] = [round(100 * low, 1), round(100 * high, 1)]
+    return out
+
+
 def report(result: dict, as_json: bool) -> None:
     width = max(len(k) for k in result)
     for key, value in result.items():
@@ -237,6 +259,20 @@ def run(args) -> int:
             report(bench_tui(args.moves, args.seed), args.json)
         except ModelError as err:
             print(f"cuarenta-tutor bench tui: {err}")
+            return 2
+        return 0
+    if args.target == "analysis":
+        from .agents.onnx_contract import ModelError
+
+        if args.positions < 2 or args.accuracy_games < 0 or args.reference_worlds < 2:
+            print("cuarenta-tutor bench analysis: --positions and --reference-worlds must be 2 or more, "
+                  "--accuracy-games 0 or more")
+            return 2
+        try:
+            report(bench_analysis(args.positions, args.seed, args.accuracy_games, args.model, args.reference_worlds),
+                   args.json)
+        except ModelError as err:
+            print(f"cuarenta-tutor bench analysis: {err}")
             return 2
         return 0
     if args.target == "agent":

@@ -85,6 +85,16 @@ def build_parser() -> argparse.ArgumentParser:
                              help="torch threads of the learner, which works alone while the workers wait "
                                   "(default 2, or the config's)")
     train_bench.add_argument("--json", action="store_true")
+    analysis = bench_sub.add_parser("analysis", help="the analysis against a deep reference: error, intervals, "
+                                    "mistakes found, time per hint and per review, accuracy of the bots")
+    analysis.add_argument("--positions", type=int, default=40, help="positions compared (default 40)")
+    analysis.add_argument("--accuracy-games", type=int, default=20,
+                          help="games per bot for the accuracy figures (default 20; 0 skips them)")
+    analysis.add_argument("--reference-worlds", type=int, default=1024,
+                          help="worlds of the deep reference, each played to the end of the game (default 1024)")
+    analysis.add_argument("--seed", type=int, default=1, help="seed of the positions' games (default 1)")
+    analysis.add_argument("--model", help="ONNX model (default: the shipped one)")
+    analysis.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     agent = bench_sub.add_parser("agent", help="the ONNX agent: full decision latency and batch throughput")
     agent.add_argument("--model", help="ONNX model (default: the shipped one)")
     agent.add_argument("--positions", type=int, default=300)

@@ -41,13 +41,19 @@ class Settings:
     """Where playouts stop: "deal" (after the next deal), "hand", or "game" (the real result)."""
     seed: int = 0
     calibration: tuple | None = None
-    """(a, b): Platt scaling of the critic's value at the horizon, sigmoid(a * logit(v) + b), fitted so that
-    it predicts how the agent's own play goes on from there (see calibration.py); None: the raw value."""
+    """(a, b): Platt scaling of the critic's value at the horizon, sigmoid(a * logit(v) + b); None: the raw
+    value."""
+    value_sd: float = 0.0
+    """The critic's own error at the horizon, in win-% points, measured against the deep reference (see
+    errors.py); added to the sampling error in quadrature, so the intervals hold what the worlds cannot."""
+    loss_sd: float = 0.0
+    """The same for the paired difference between two moves (the loss)."""
 
     def to_json(self) -> dict:
         return {"worlds": self.worlds, "round_worlds": self.round_worlds, "min_worlds": self.min_worlds,
                 "budget_s": self.budget_s, "horizon": self.horizon, "seed": self.seed,
-                "calibration": list(self.calibration) if self.calibration else None}
+                "calibration": list(self.calibration) if self.calibration else None, "value_sd": self.value_sd,
+                "loss_sd": self.loss_sd}
 
 
 INTERACTIVE = Settings()
@@ -102,10 +108,14 @@ class Analysis:
         return next(m for m in self.moves if m.action == action)
 
 
-def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+def _mean_ci(x: np.ndarray, extra_sd: float = 0.0) -> tuple[float, float, float]:
+    """Mean and 95% interval: the sampling error over worlds and `extra_sd` (a measured model error) in
+    quadrature."""
     n = len(x)
     mean = float(x.mean())
-    half = Z95 * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else 100.0
+    if n < 2:
+        return mean, mean - 100.0, mean + 100.0
+    half = Z95 * math.sqrt(float(x.var(ddof=1)) / n + extra_sd ** 2)
     return mean, mean - half, mean + half
 
 
@@ -158,11 +168,12 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     best = int(np.argmax(means))
     out = []
     for m, a in enumerate(legal):
-        mean, low, high = _mean_ci(table[m])
+        exact = bool(np.all(table[m] == table[m][0])) and table[m][0] in (0.0, 100.0)  # the game's result
+        mean, low, high = _mean_ci(table[m], 0.0 if exact else settings.value_sd)
         if m == best:
             loss, loss_ci = 0.0, (0.0, 0.0)
         else:
-            d, dl, dh = _mean_ci(table[best] - table[m])
+            d, dl, dh = _mean_ci(table[best] - table[m], settings.loss_sd)
             loss, loss_ci = max(0.0, d), (dl, dh)
         out.append(MoveEval(a, move_name(state, a), mean, (max(0.0, low), min(100.0, high)), loss, loss_ci,
                             float(np.mean(points[m])), caidas[m] / worlds, limpias[m] / worlds, worlds))
