@@ -24,6 +24,7 @@ from .engine import (
     Rules,
     State,
     action_to_string,
+    apply,
     below,
     capture_options,
     card_str,
@@ -217,3 +218,31 @@ def _join(items: list[str]) -> str:
 def _says(who: str, verb: str) -> str:
     """"You win", "The agent wins"."""
     return f"{who} {verb}" if who == "You" else f"{who} {verb}s"
+
+
+def why_better(state: State, played: int, best: int, risks: dict) -> list[str]:
+    """Why `best` beats `played` in a position, in words: what the played move gives up now and what it leaves
+    the next player. `risks` maps each of the two actions to its (caída risk, limpia risk), shares 0..1."""
+    rules = state.rules
+    now = {a: apply_events(state, a) for a in (played, best)}
+    reasons = []
+    for kind, word in ((Caida, "caída"), (Limpia, "limpia")):
+        gained = sum(e.points + getattr(e, "ronda_bonus", 0) for e in now[best] if isinstance(e, kind))
+        if gained and not any(isinstance(e, kind) for e in now[played]):
+            reasons.append(f"gives up the {word} (+{gained} now)")
+    taken = {a: len(now[a][0].captured) for a in (played, best)}
+    if taken[best] > taken[played] and below(state.scores[state.turn & 1], rules.carton_cutoff):
+        reasons.append(f"takes {taken[best] - taken[played]} card(s) fewer for the cartón")
+    caida, limpia = (risks[played][i] - risks[best][i] for i in (0, 1))
+    if caida >= 0.15:
+        left = now[played][0]
+        what = f"the {card_str(left.card)}" if not left.captured else "a card"
+        reasons.append(f"leaves {what} for a caída ({100 * risks[played][0]:.0f}% of the worlds)")
+    if limpia >= 0.15:
+        reasons.append(f"leaves the table open to a limpia ({100 * risks[played][1]:.0f}% of the worlds)")
+    return reasons
+
+
+def apply_events(state: State, action: int) -> tuple:
+    """The events of a move (a play never deals)."""
+    return apply(state, action)[1]

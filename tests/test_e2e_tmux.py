@@ -40,6 +40,14 @@ def wait_for(session, text, timeout=20.0):
     raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen(session)}")
 
 
+def saved_moves(user_data):
+    """Moves in the game record on disk (0 before it exists)."""
+    import json
+
+    files = list((user_data / "games").glob("*.json"))
+    return len(json.loads(files[0].read_text())["moves"]) if files else 0
+
+
 def keys(session, *names):
     tmux("send-keys", "-t", session, *names, check=True)
 
@@ -54,12 +62,19 @@ def test_play_a_few_moves_and_quit_cleanly(user_data):
     try:
         wait_for(session, "your turn: press 1-5")
         keys(session, "h")
-        wait_for(session, "Hints (h to hide)")
-        for _ in range(3):
+        wait_for(session, "Hints (h hides)")
+        wait_for(session, "[refined]")  # the analysis refined the hints in its worker
+        assert "±" in screen(session)
+        for turn in range(3):
             keys(session, "1")
-            time.sleep(0.2)
-            if "What does" in screen(session):
-                keys(session, "1")
+            end = time.monotonic() + 20
+            while saved_moves(user_data) < 2 * turn + 2 and time.monotonic() < end:  # the real record
+                shown = screen(session)
+                if "What does" in shown:
+                    keys(session, "1")
+                elif "Tutor:" in shown:  # the tutor asks before a clear mistake: play it anyway
+                    keys(session, "p")
+                time.sleep(0.1)
             wait_for(session, "Agent played")
             wait_for(session, "your turn: press 1-")
         keys(session, "Escape")

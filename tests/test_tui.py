@@ -26,7 +26,7 @@ def saved_moves(app):
 
 
 async def test_whole_game_by_key_presses_with_choice_hint_and_callouts():
-    app = make_app(start="play", seed=11, dealer=1, agent_delay=0)
+    app = make_app(start="play", seed=11, dealer=1, agent_delay=0, tutor=False)  # the tutor: test_tui_tutor.py
     seen = {"choice": 0, "hint": False, "caida": False, "notice": 0}
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
@@ -69,7 +69,7 @@ async def test_whole_game_by_key_presses_with_choice_hint_and_callouts():
 
 
 async def test_resume_after_closing_mid_game():
-    app = make_app(start="play", seed=4, dealer=1, agent_delay=0)
+    app = make_app(start="play", seed=4, dealer=1, agent_delay=0, tutor=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         session = app.screen.session
@@ -142,7 +142,7 @@ async def test_review_steps_and_jumps_to_mistakes_and_survives_a_damaged_file():
 
 
 async def test_an_unexpected_error_becomes_a_message_not_a_traceback(monkeypatch):
-    app = make_app(start="play", seed=2, dealer=1, agent_delay=0)
+    app = make_app(start="play", seed=2, dealer=1, agent_delay=0, tutor=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         play = app.screen

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from .. import coach, records
 from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
+from ..analysis import analyse
+from ..analysis.errors import settings_for
 from ..engine import (
     CaptureOption,
     IllegalMove,
@@ -60,6 +62,8 @@ class GameSession:
         self.table = Table(rules, [None, self.agent], record.dealer, watchers=[(HUMAN, self.helper)])
         self.narrator = Narrator(rules, NAMES, you=HUMAN)
         self.coach_preset = coach_preset
+        self.analysis_settings = settings_for(self.model_path)
+        """The analysis's settings for hints and warnings (with the model's measured errors, if fitted)."""
         self.win_history: list[float] = []
         self.last: MoveReport | None = None
 
@@ -115,6 +119,21 @@ class GameSession:
 
     def hints(self) -> list[coach.MoveHint]:
         return coach.hints(self.state, self.coach_decision())
+
+    def quick_hints(self) -> list:
+        """The person's moves with the network's win % after each (at once), best first."""
+        return coach.quick_hints(self.state, self.coach_decision())
+
+    def position(self) -> tuple:
+        """(state, the coach's memory there) to analyse, taken on the thread that plays (the coach watches
+        the person's seat at the table, so it has observed the state)."""
+        return self.state, self.helper.memory
+
+    def analyse(self, position: tuple):
+        """The possible-worlds analysis of a position taken with `position()` (safe in a worker thread: the
+        coach's memory is passed in, never changed)."""
+        state, memory = position
+        return analyse(state, self.helper, self.analysis_settings, memory=memory)
 
     def options_for(self, card: int) -> list[CaptureOption]:
         """The moves a card from the person's hand can make: each capture option, and the trail if allowed."""

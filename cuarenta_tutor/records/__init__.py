@@ -25,8 +25,10 @@ from .store import (
     latest_unfinished,
     list_games,
     load,
+    load_settings,
     mean_accuracy,
     save,
+    save_settings,
     summarize,
     write_atomic,
 )
@@ -35,5 +37,5 @@ __all__ = [
     "SCHEMA_VERSION", "GameRecord", "ModelRef", "MoveEntry", "RecordError", "Result", "SeatEntry", "from_json",
     "new_record", "replay", "replay_events", "result_text", "to_json", "DATA_ENV", "MAX_BYTES", "GameSummary",
     "data_dir", "delete", "games_dir", "latest_unfinished", "list_games", "load", "mean_accuracy", "save",
-    "summarize", "write_atomic",
+    "summarize", "write_atomic", "load_settings", "save_settings",
 ]

@@ -36,12 +36,17 @@ class CuarentaApp(App):
                 Binding("ctrl+q", "quit", "Quit")]
 
     def __init__(self, folder=None, model_path=None, start: str = "home", seed: int | None = None,
-                 rules: str = "standard", game=None, agent_delay: float = 0.4, dealer: int | None = None):
+                 rules: str = "standard", game=None, agent_delay: float = 0.4, dealer: int | None = None,
+                 tutor: bool | None = None, analysis=None):
         super().__init__()
         self.folder = Path(folder) if folder else None
         self.model_path = model_path
         self.start, self.seed, self.rules, self.game, self.dealer = start, seed, rules, game, dealer
         self.agent_delay = agent_delay
+        self.analysis = analysis
+        """Analysis settings for new sessions (None: the model's own; tests fix them for repeatable numbers)."""
+        self.tutor = records.load_settings()["tutor"] if tutor is None else tutor
+        """Tutor mode for new play screens (the person's setting, unless the app was made with one)."""
         self.messages: list[str] = []
         """Every notification shown, in order (what a person has been told; tests read it)."""
 
@@ -79,18 +84,22 @@ class CuarentaApp(App):
     def start_game(self, rules: str, seed: int | None, dealer: int | None) -> None:
         try:
             session = GameSession.new(rules, seed, dealer, self.model_path, self.folder)
+            if self.analysis is not None:
+                session.analysis_settings = self.analysis
         except (ModelError, records.RecordError, OSError, ValueError) as err:
             self.report_error(err)
             return
-        self.push_screen(PlayScreen(session))
+        self.push_screen(PlayScreen(session, tutor=self.tutor))
 
     def continue_game(self, path) -> None:
         try:
             session = GameSession.resume(path, self.model_path, self.folder)
+            if self.analysis is not None:
+                session.analysis_settings = self.analysis
         except (ModelError, records.RecordError, OSError, ValueError) as err:
             self.report_error(err)
             return
-        self.push_screen(PlayScreen(session))
+        self.push_screen(PlayScreen(session, tutor=self.tutor))
 
     def open_review(self, path) -> None:
         try:

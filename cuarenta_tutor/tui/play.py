@@ -19,8 +19,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, OptionList, Sparkline, Static
 from textual.widgets.option_list import Option
 
+from .. import coach, records
 from ..engine import GameWon, HandEnded, State, card_str
 from ..play.session import AGENT, GameSession, MoveReport
+from .tutor import TutorWarning, warning_for
 from .widgets import AgentPanel, HandView, HintsPanel, Scoreboard, TableView, card_text, move_name
 
 
@@ -81,12 +83,15 @@ class PlayScreen(Screen):
 
     BINDINGS = [Binding(str(i), f"card({i})", f"Card {i}", show=i == 1) for i in range(1, 6)] + [
         Binding("h", "toggle_hints", "Hints"),
+        Binding("t", "toggle_tutor", "Tutor"),
         Binding("escape", "leave", "Home (saved)"),
     ]
 
     state: reactive[State | None] = reactive(None, always_update=True)
     """The engine state the widgets show (set after every move)."""
     show_hints: reactive[bool] = reactive(False)
+    tutor: reactive[bool] = reactive(True)
+    """Tutor mode: ask before a move the analysis finds a clear mistake or blunder."""
 
     class AgentMoved(Message):
         """The agent's move, played in the worker."""
@@ -95,6 +100,13 @@ class PlayScreen(Screen):
             super().__init__()
             self.report, self.before = report, before
 
+    class Analysed(Message):
+        """The analysis of a position, made in a worker."""
+
+        def __init__(self, state: State, analysis, purpose: tuple) -> None:
+            super().__init__()
+            self.state, self.analysis, self.purpose = state, analysis, purpose
+
     class AgentFailed(Message):
         """The agent's worker could not play."""
 
@@ -102,10 +114,13 @@ class PlayScreen(Screen):
             super().__init__()
             self.error = error
 
-    def __init__(self, session: GameSession):
+    def __init__(self, session: GameSession, tutor: bool = True):
         super().__init__()
         self.session = session
         self.thinking = False
+        self.set_reactive(PlayScreen.tutor, tutor)
+        self.analysis = None
+        """(state, Analysis) of the last position analysed."""
 
     def compose(self) -> ComposeResult:
         yield Scoreboard(id="score")
@@ -147,8 +162,34 @@ class PlayScreen(Screen):
     def show_hints_panel(self) -> None:
         hints = self.query_one(HintsPanel)
         hints.display = self.show_hints and self.session.human_turn and not self.thinking
-        if hints.display:
-            hints.hints = tuple(self.session.hints())  # a couple of milliseconds: no worker needed
+        if not hints.display:
+            return
+        state = self.session.state
+        if self.analysis is not None and self.analysis[0] is state:
+            hints.hints = tuple(coach.refined_hints(state, self.analysis[1]))
+            return
+        hints.hints = tuple(self.session.quick_hints())  # the network's numbers at once (a few ms)
+        self.analyse(self.session.position(), ("hints",))
+
+    @work(thread=True, exclusive=True, group="analysis")
+    def analyse(self, position: tuple, purpose: tuple) -> None:
+        """The possible-worlds analysis of the person's position, off the event loop (under a second)."""
+        try:
+            result = self.session.analyse(position)
+        except Exception as err:  # reported on the screen; the quick hints stay
+            self.post_message(self.AgentFailed(err))
+            return
+        self.post_message(self.Analysed(position[0], result, purpose))
+
+    @on(Analysed)
+    def analysed(self, message: Analysed) -> None:
+        if message.state is not self.session.state:
+            return  # a move was made meanwhile: the analysis is of a position gone
+        self.analysis = (message.state, message.analysis)
+        if message.purpose[0] == "check":
+            self.check_move(*message.purpose[1:])
+        else:
+            self.show_hints_panel()
 
     def show_notes(self, notes) -> None:
         self.query_one("#callout", Static).update(Text("  ".join(notes), style="bold yellow") if notes else "")
@@ -174,6 +215,26 @@ class PlayScreen(Screen):
                              lambda action: self.play(action, card) if action is not None else None)
 
     def play(self, action: int, card: int) -> None:
+        """The person chose a move: in tutor mode it is checked first (play_checked plays it)."""
+        if not self.tutor or not self.session.human_turn:
+            self.play_checked(action, card)
+        elif self.analysis is not None and self.analysis[0] is self.session.state:
+            self.check_move(action, card)
+        else:
+            self.notify("The tutor is looking at your move…", timeout=2)
+            self.analyse(self.session.position(), ("check", action, card))
+
+    def check_move(self, action: int, card: int) -> None:
+        """Warn before a clear mistake (the tutor's modal), else play."""
+        state, result = self.analysis
+        klass = warning_for(result, action)
+        if klass is None:
+            self.play_checked(action, card)
+            return
+        self.app.push_screen(TutorWarning(state, result, action, klass),
+                             lambda choice: self.play_checked(action, card) if choice == "play" else None)
+
+    def play_checked(self, action: int, card: int) -> None:
         try:
             report = self.session.play_human(action, card)
         except Exception as err:  # never a traceback: say what happened; the record is saved each move
@@ -186,6 +247,16 @@ class PlayScreen(Screen):
 
     def action_toggle_hints(self) -> None:
         self.show_hints = not self.show_hints
+
+    def action_toggle_tutor(self) -> None:
+        self.tutor = self.app.tutor = not self.tutor
+        settings = records.load_settings()
+        settings["tutor"] = self.tutor
+        try:
+            records.save_settings(settings)
+        except OSError as err:
+            self.app.report_error(err)
+        self.notify("Tutor on: it asks before a clear mistake." if self.tutor else "Tutor off (t turns it on).")
 
     def action_leave(self) -> None:
         self.app.pop_screen()

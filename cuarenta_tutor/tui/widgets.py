@@ -129,16 +129,25 @@ class AgentPanel(Static):
 
 
 class HintsPanel(Static):
-    """The coach's view of each legal move: the agent's choice first, its preference and your win % after each."""
+    """Every legal move: the key that plays it, what it does now, your win % after it and what it risks.
+
+    The network's numbers come at once; the analysis refines them ("62% ±3", marked refined). The star marks
+    the best by the numbers shown."""
 
     hints: reactive[tuple] = reactive((), layout=False)
 
     def watch_hints(self, hints) -> None:
-        t = Text("Hints (h to hide): move · agent preference · your win % after\n", style="bold")
+        refined = bool(hints) and hints[0].refined
+        t = Text("Hints (h hides): [key] move · what it takes · your win % after"
+                 + (" · risk next [refined]" if refined else " [refining…]") + "\n", style="bold")
         for i, hint in enumerate(hints[:6]):
-            mark = "★" if i == 0 else " "
-            t.append(f"{mark} {hint.name:<26} {100 * hint.prob:>4.0f}%   win {hint.win_after:>4.0f}%"
-                     + (f"  (−{hint.loss:.0f})" if hint.loss >= 0.5 else "") + "\n")
+            win = f"{hint.win_pct:3.0f}% ±{hint.margin:.0f}" if hint.refined else f"{hint.win_pct:3.0f}%   "
+            risk = ""
+            if hint.refined and (hint.caida_risk or hint.limpia_risk):
+                risk = f"  caída {100 * hint.caida_risk:.0f}%" if hint.caida_risk else ""
+                risk += f"  limpia {100 * hint.limpia_risk:.0f}%" if hint.limpia_risk else ""
+            does = "" if hint.does == "trails" else hint.does
+            t.append(f"{'★' if i == 0 else ' '} [{hint.key}] {hint.name:<16.16} {does:<20.20} {win}{risk}\n")
         self.update(t)
 
 
