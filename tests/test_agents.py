@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
+from helpers import reshuffled
 
 from cuarenta_tutor.agents import Decision, ExpertPolicy, GreedyPolicy, Policy, RandomPolicy, make_policy
 from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
@@ -25,7 +26,6 @@ from cuarenta_tutor.engine import (
     preset,
     sum_action,
     trail_action,
-    unseen_cards,
 )
 
 LINEUPS = [("random", "greedy"), ("expert", "random"), ("greedy", "expert"), ("search:1", "expert")]
@@ -63,20 +63,6 @@ def test_policies_only_play_legal_moves(a, b, players):
     for g in range(games):
         policies = [make_policy(a if s % 2 == g % 2 else b, seed=g * 4 + s) for s in range(players)]
         assert play(policies, rules, 500 + g, check).winner in (0, 1)
-
-
-def reshuffled(state, seat, rng):
-    """The same position for `seat` with every card it cannot see dealt differently."""
-    pool = unseen_cards(state, seat)
-    rng.shuffle(pool)
-    hands, i = list(state.hands), 0
-    for s in range(len(hands)):
-        if s != seat:
-            hands[s] = tuple(sorted(pool[i:i + len(hands[s])]))
-            i += len(hands[s])
-    # Whether another seat announced a ronda is public; only its rank is secret.
-    rondas = tuple(r if s == seat or r < 0 else rng.randrange(10) for s, r in enumerate(state.rondas))
-    return state._replace(hands=tuple(hands), stock=tuple(sorted(pool[i:])), rondas=rondas)
 
 
 def positions(count, seed=3):

@@ -5,11 +5,12 @@ import random
 
 import numpy as np
 import pytest
+from helpers import reshuffled
 
 from cuarenta_tutor.agents import make_policy
 from cuarenta_tutor.agents.onnx_policy import OnnxPolicy
 from cuarenta_tutor.analysis import Settings, analyse
-from cuarenta_tutor.engine import Dealer, Rules, legal_actions, make_position, match_action, parse_rank, unseen_cards
+from cuarenta_tutor.engine import Dealer, Rules, legal_actions, make_position, match_action, parse_rank
 from cuarenta_tutor.play.table import Table
 
 FAST = Settings(worlds=32, round_worlds=16, budget_s=0, min_worlds=10**6)
@@ -26,19 +27,6 @@ def positions(count, seed=3):
             found.append((table.state, agent.memory))
         table.step()
     return agent, found
-
-
-def reshuffled(state, seat, rng):
-    """The same position for `seat` with every card it cannot see dealt differently (ronda ranks too)."""
-    pool = unseen_cards(state, seat)
-    rng.shuffle(pool)
-    hands, i = list(state.hands), 0
-    for s in range(len(hands)):
-        if s != seat:
-            hands[s] = tuple(sorted(pool[i:i + len(hands[s])]))
-            i += len(hands[s])
-    rondas = tuple(r if s == seat or r < 0 else rng.randrange(10) for s, r in enumerate(state.rondas))
-    return state._replace(hands=tuple(hands), stock=tuple(sorted(pool[i:])), rondas=rondas)
 
 
 def test_the_analysis_never_reads_a_card_the_seat_cannot_see():

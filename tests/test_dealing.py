@@ -10,6 +10,7 @@ import random
 from collections import Counter
 
 import pytest
+from helpers import reshuffled
 
 from cuarenta_tutor.engine import (
     Dealer,
@@ -254,19 +255,6 @@ def test_last_play_of_a_hand_settles_it_and_the_next_hand_awaits_its_deal(player
 # --------------------------------------------------------------------------------------------------
 # Determinization: the cards a seat cannot see, redrawn consistently with what it knows
 # --------------------------------------------------------------------------------------------------
-
-
-def reshuffled(state, seat, rng):
-    """The same position for `seat` with every card it cannot see dealt anew into the other hands and the
-    stock (sizes kept), and the other seats' ronda ranks changed (that one was announced stays)."""
-    pool = unseen_cards(state, seat)
-    rng.shuffle(pool)
-    hands, i = list(state.hands), 0
-    for s in range(len(hands)):
-        if s != seat:
-            hands[s], i = tuple(sorted(pool[i:i + len(hands[s])])), i + len(hands[s])
-    rondas = tuple(r if s == seat or r < 0 else rng.randrange(10) for s, r in enumerate(state.rondas))
-    return state._replace(hands=tuple(hands), stock=tuple(sorted(pool[i:])), rondas=rondas)
 
 
 def positions(rules, count=24):

@@ -4,6 +4,7 @@ import random
 
 import numpy as np
 import pytest
+from helpers import reshuffled
 
 from cuarenta_tutor.agents import ExpertPolicy
 from cuarenta_tutor.encoding import ENCODING_VERSION, INDEX_MAP, N_ACTIONS, OBS_SIZE, encode, encode_into, legal_mask
@@ -14,22 +15,7 @@ from cuarenta_tutor.engine import (
     make_position,
     parse_rank,
     preset,
-    unseen_cards,
 )
-
-
-def reshuffled(state, seat, rng):
-    """The same position for `seat` with every card it cannot see dealt differently (hand sizes kept), and
-    the other seats' ronda ranks changed (that a seat announced one is public, its rank is not)."""
-    pool = unseen_cards(state, seat)
-    rng.shuffle(pool)
-    hands, i = list(state.hands), 0
-    for s in range(len(hands)):
-        if s != seat:
-            hands[s] = tuple(sorted(pool[i:i + len(hands[s])]))
-            i += len(hands[s])
-    rondas = tuple(r if s == seat or r < 0 else rng.randrange(10) for s, r in enumerate(state.rondas))
-    return state._replace(hands=tuple(hands), stock=tuple(sorted(pool[i:])), rondas=rondas)
 
 
 def test_layout_is_documented():

@@ -65,11 +65,13 @@ def test_no_module_imports_another_modules_private_name():
     assert not found
 
 
-PRIVATE_TEXTUAL = re.compile(r"\._bindings\b|_handle_exception|\._notifications\b|\._compose|\._nodes\b")
+PRIVATE_NAMES = ("bindings", "notifications", "compose", "nodes", "handle" + "_exception")
+"""Textual internals code or tests have reached for (written apart, so this file does not match itself)."""
+PRIVATE_TEXTUAL = re.compile(r"\._(" + "|".join(PRIVATE_NAMES) + r")\b")
 
 
 def test_no_private_textual_names_in_code_or_tests():
-    hits = [f"{p.relative_to(ROOT)}:{i}" for p in SOURCES + TESTS if p.name != "test_structure.py"
+    hits = [f"{p.relative_to(ROOT)}:{i}" for p in SOURCES + TESTS
             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if PRIVATE_TEXTUAL.search(line)]
     assert not hits
 

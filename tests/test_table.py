@@ -5,6 +5,7 @@ arena and the search bot play at it."""
 import random
 
 import pytest
+from helpers import reshuffled
 
 from cuarenta_tutor.agents import BasePolicy, Decision, make_policy
 from cuarenta_tutor.agents.search import SearchPolicy
@@ -20,7 +21,6 @@ from cuarenta_tutor.engine import (
     apply,
     legal_actions,
     preset,
-    unseen_cards,
 )
 from cuarenta_tutor.play.table import Table
 
@@ -215,20 +215,6 @@ def positions(players, count, seed=50):
             table.step()
         g += 1
     return with_ronda[:count // 2] + others[:count - count // 2]
-
-
-def reshuffled(state, seat, rng):
-    """The same position for `seat` with every card it cannot see dealt differently (and the secret ranks
-    of the other seats' announced rondas changed)."""
-    pool = unseen_cards(state, seat)
-    rng.shuffle(pool)
-    hands, i = list(state.hands), 0
-    for s in range(len(hands)):
-        if s != seat:
-            hands[s] = tuple(sorted(pool[i:i + len(hands[s])]))
-            i += len(hands[s])
-    rondas = tuple(r if s == seat or r < 0 else rng.randrange(10) for s, r in enumerate(state.rondas))
-    return state._replace(hands=tuple(hands), stock=tuple(sorted(pool[i:])), rondas=rondas)
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -1,0 +1,17 @@
+"""Helpers shared by several test files (importable as `helpers`: pyproject puts tests/ on the path)."""
+
+from cuarenta_tutor.engine import unseen_cards
+
+
+def reshuffled(state, seat, rng):
+    """The same position for `seat` with every card it cannot see dealt anew into the other hands and the
+    stock (sizes kept), and the other seats' ronda ranks changed (that one was announced is public and
+    stays; its rank is secret). A check of "no peeking" compares what a seat's code gives on both."""
+    pool = unseen_cards(state, seat)
+    rng.shuffle(pool)
+    hands, i = list(state.hands), 0
+    for s in range(len(hands)):
+        if s != seat:
+            hands[s], i = tuple(sorted(pool[i:i + len(hands[s])])), i + len(hands[s])
+    rondas = tuple(r if s == seat or r < 0 else rng.randrange(10) for s, r in enumerate(state.rondas))
+    return state._replace(hands=tuple(hands), stock=tuple(sorted(pool[i:])), rondas=rondas)
