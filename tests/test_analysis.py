@@ -154,3 +154,16 @@ def test_arena_records_every_game_so_it_can_be_analysed(tmp_path, capsys):
     path = tmp_path / "arena-S2-P0-a.json"
     assert main(["analyse", str(path), "--ply", "1", "--json", "--worlds", "4"]) == 0
     assert json.loads(capsys.readouterr().out)["seat"] == records.load(path).moves[0].seat
+
+
+def test_the_shipped_model_has_its_measured_analysis_errors_beside_it():
+    import json
+
+    from cuarenta_tutor.agents.onnx_policy import default_model_path, file_sha256
+    from cuarenta_tutor.analysis.errors import settings_for, sidecar
+
+    data = json.loads(sidecar(None).read_text(encoding="utf-8"))
+    assert data["model_sha256"] == file_sha256(default_model_path())  # fitted on this very model
+    assert data["positions"] >= 20 and data["horizon"] == "deal"
+    settings = settings_for(None)
+    assert settings.value_sd == data["value_sd"] > 0 and settings.loss_sd == data["loss_sd"] > 0
