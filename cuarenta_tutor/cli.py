@@ -33,8 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     analyse = sub.add_parser("analyse", help="analyse the positions of a saved game in sampled worlds",
                              description="Every legal move of a position valued from the mover's view: the "
                                          "cards it cannot see are redrawn in sampled worlds, every move is "
-                                         "played in the same worlds and continued by the agent to the next "
-                                         "deal; win %% with a 95%% interval, loss against the best move, "
+                                         "played in the same worlds and continued by the agent through the "
+                                         "next hand; win %% with a 95%% interval, loss against the best move, "
                                          "the chance of a caída or limpia in reply.")
     analyse.add_argument("game", help="a saved game file")
     analyse.add_argument("--ply", type=int, help="only the position before move N (1 = the first move)")
