@@ -13,11 +13,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..arena.stats import platt
 from ..engine import State, determinize, legal_actions
 from ..narrator import move_name
 from .playout import Playouts, risks, start_lane
@@ -42,9 +41,6 @@ class Settings:
     to the reference than "deal" on `bench analysis`, at about three times the cost), or "game" (the real
     result)."""
     seed: int = 0
-    calibration: tuple | None = None
-    """(a, b): Platt scaling of the critic's value at the horizon, sigmoid(a * logit(v) + b); None: the raw
-    value."""
     value_sd: float = 0.0
     """The critic's own error at the horizon, in win-% points, measured against the deep reference (see
     errors.py); added to the sampling error in quadrature, so the intervals hold what the worlds cannot."""
@@ -54,8 +50,7 @@ class Settings:
     def to_json(self) -> dict:
         return {"worlds": self.worlds, "round_worlds": self.round_worlds, "min_worlds": self.min_worlds,
                 "budget_s": self.budget_s, "horizon": self.horizon, "seed": self.seed,
-                "calibration": list(self.calibration) if self.calibration else None, "value_sd": self.value_sd,
-                "loss_sd": self.loss_sd}
+                "value_sd": self.value_sd, "loss_sd": self.loss_sd}
 
 
 INTERACTIVE = Settings()
@@ -100,7 +95,6 @@ class Analysis:
     seconds: float
     settings: Settings
     model_id: str = ""
-    extra: dict = field(default_factory=dict, hash=False)
 
     @property
     def best(self) -> MoveEval:
@@ -152,10 +146,7 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
                       for m, a in enumerate(legal)]
         playouts.play(lanes, seat, h0, c0)
         for lane in lanes:
-            value = lane.value
-            if settings.calibration and lane.state.winner < 0:  # a critic's value, not a result
-                value = platt(value, *settings.calibration)
-            values[lane.move].append(100.0 * value)
+            values[lane.move].append(100.0 * lane.value)
             points[lane.move].append(lane.points)
             caida, limpia = risks(lane.reply, team)
             caidas[lane.move] += caida

@@ -38,8 +38,6 @@ class Lane:
     """The events of the opponents' first play after the move (for the caída and limpia risk)."""
     deals: int = 0
     """Deals dealt since the world's position (the move's own included)."""
-    probe: float | None = None
-    """The critic's value when the lane first passed the probe horizon (for calibrating that horizon)."""
     hand_no: int = 0
     """The world's hand."""
 
@@ -60,10 +58,10 @@ def start_lane(world: State, stock_order, move: int, action: int, index: int, te
 class Playouts:
     """Plays lanes to their horizon with the network behind `run(obs, mask, h, c)` (an OnnxPolicy's)."""
 
-    def __init__(self, run, hidden: int, horizon: str = "deal", max_plies: int = 400, probe: str | None = None):
-        if horizon not in HORIZONS or probe not in (None, *HORIZONS):
+    def __init__(self, run, hidden: int, horizon: str = "deal", max_plies: int = 400):
+        if horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, not {horizon!r}")
-        self.run, self.hidden, self.horizon, self.max_plies, self.probe = run, hidden, horizon, max_plies, probe
+        self.run, self.hidden, self.horizon, self.max_plies = run, hidden, horizon, max_plies
 
     def play(self, lanes: list[Lane], seat: int, h0: np.ndarray, c0: np.ndarray) -> None:
         """Fill every lane's value. `h0`, `c0` [1, 1, H]: the analysing seat's memory before the candidate
@@ -99,8 +97,6 @@ class Playouts:
             still = []
             for k, i in enumerate(open_):
                 lane = lanes[i]
-                if self.probe and lane.probe is None and self._at_horizon(lane, self.probe):
-                    lane.probe = float(values[k * n + seat])
                 if self._at_horizon(lane, self.horizon):
                     lane.value = float(values[k * n + seat])
                     continue
