@@ -24,11 +24,11 @@ from .engine import (
     Rules,
     State,
     action_to_string,
-    apply,
     below,
     capture_options,
     card_str,
     carton_points,
+    play_events,
 )
 
 
@@ -224,7 +224,7 @@ def why_better(state: State, played: int, best: int, risks: dict) -> list[str]:
     """Why `best` beats `played` in a position, in words: what the played move gives up now and what it leaves
     the next player. `risks` maps each of the two actions to its (caída risk, limpia risk), shares 0..1."""
     rules = state.rules
-    now = {a: apply_events(state, a) for a in (played, best)}
+    now = {a: play_events(state, a) for a in (played, best)}
     reasons = []
     for kind, word in ((Caida, "caída"), (Limpia, "limpia")):
         gained = sum(e.points + getattr(e, "ronda_bonus", 0) for e in now[best] if isinstance(e, kind))
@@ -241,8 +241,3 @@ def why_better(state: State, played: int, best: int, risks: dict) -> list[str]:
     if limpia >= 0.15:
         reasons.append(f"leaves the table open to a limpia ({100 * risks[played][1]:.0f}% of the worlds)")
     return reasons
-
-
-def apply_events(state: State, action: int) -> tuple:
-    """The events of a move (a play never deals)."""
-    return apply(state, action)[1]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..encoding import N_ACTIONS, OBS_SIZE, encode_into
-from ..engine import Caida, Dealer, Dealt, Limpia, State, apply, legal_actions
+from ..engine import Caida, Dealer, Dealt, Limpia, State, legal_actions
 
 HORIZONS = ("deal", "hand", "game")
 
@@ -45,10 +45,7 @@ class Lane:
 def start_lane(world: State, stock_order, move: int, action: int, index: int, team: int, seed: int) -> Lane:
     """A lane: the candidate `action` played in a world (and the next deal dealt, if it ended the deal)."""
     dealer = Dealer.for_world(world, stock_order, seed)
-    after, events = apply(world, action)
-    if after.needs_deal:
-        after, dealt = dealer.deal(after)
-        events += dealt
+    after, events = dealer.play(world, action)
     lane = Lane(after, dealer, move, index, hand_no=world.hand_no)
     lane.points = _points(events, team)
     lane.deals = sum(isinstance(e, Dealt) for e in events)
@@ -103,10 +100,7 @@ class Playouts:
                 state = lane.state
                 action = int(np.argmax(probs[k * n + state.turn]))
                 mover = state.turn & 1
-                after, events = apply(state, action)
-                if after.needs_deal:
-                    after, dealt = lane.dealer.deal(after)
-                    events += dealt
+                after, events = lane.dealer.play(state, action)
                 if lane.plies == 0 and mover != team:
                     lane.reply = events
                 lane.points += _points(events, team)

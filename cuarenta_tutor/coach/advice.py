@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine import ACTION_RANK, State, apply, legal_actions
+from ..engine import ACTION_RANK, State, legal_actions, play_events
 from ..narrator import Narrator, cards, move_name
 
 
@@ -45,7 +45,7 @@ def key_of(state: State, action: int) -> str:
 
 def does(state: State, action: int) -> str:
     """What a move does at once, in the narrator's words ("takes 3♥ 4♠, caída +2")."""
-    events = apply(state, action)[1]
+    events = play_events(state, action)
     taken = events[0].captured
     head = f"takes {cards(taken)}" if taken else "trails"
     return ", ".join([head, *Narrator(state.rules).notes(events)])

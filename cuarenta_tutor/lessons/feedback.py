@@ -5,7 +5,18 @@ from __future__ import annotations
 
 import random
 
-from ..engine import RANKS, Played, State, apply, card_str, legal_actions, play_points, unseen_cards, unseen_counts
+from ..engine import (
+    RANKS,
+    Played,
+    State,
+    apply,
+    card_str,
+    legal_actions,
+    play_events,
+    play_points,
+    unseen_cards,
+    unseen_counts,
+)
 from ..narrator import Narrator, move_name
 from .loader import Position
 
@@ -22,7 +33,7 @@ def search_choices(position: Position, seeds=SEARCH_SEEDS, samples: int = SEARCH
 
 def _effect(state: State, action: int) -> tuple[int, tuple, list[str]]:
     """(points, table cards taken, what it scores in words) of a move, at once."""
-    events = apply(state, action)[1]
+    events = play_events(state, action)
     taken = next(e for e in events if isinstance(e, Played)).captured
     return play_points(events), taken, Narrator(state.rules).effect(events)
 

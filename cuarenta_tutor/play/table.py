@@ -91,10 +91,10 @@ class Table:
         """Apply a move for the seat on turn (IllegalMove says why not), deal if one is due and there is a
         dealer, and let every seat observe."""
         before = self.state
-        after, events = apply(before, action, card)
-        if after.needs_deal and self.dealer is not None:
-            after, dealt = self.dealer.deal(after)
-            events += dealt
+        if self.dealer is not None:
+            after, events = self.dealer.play(before, action, card)
+        else:
+            after, events = apply(before, action, card)
         self.state = after
         self.observe(events)
         return Step(before.turn, action, events[0].card, events, before, after, decision, seconds)
