@@ -197,20 +197,24 @@ def bench_tui(moves: int, seed: int) -> dict:
     return out
 
 
-def bench_analysis(positions: int, seed: int, accuracy_games: int, model=None, reference_worlds: int = 1024) -> dict:
+def bench_analysis(positions: int, seed: int, accuracy_games: int, model=None, reference_worlds: int = 4096,
+                   jobs: int = 1) -> dict:
     """The analysis at its interactive settings (with the model's measured errors) against the deep reference
     on `positions` positions (analysis/validate.py), a whole game's review time, and the accuracy it gives the
     random, greedy and expert bots in a player's seat over `accuracy_games` games each against the agent."""
     from dataclasses import replace
 
-    from .analysis.errors import settings_for
+    from .analysis.calibrate import settings_for
     from .analysis.validate import REFERENCE, accuracy_of, review_seconds, validate
     from .arena.stats import win_rate_interval
+    from .coach import REVIEW
+    from .progressbar import progress_bar
 
     settings = settings_for(model)
     reference = replace(REFERENCE, worlds=reference_worlds, round_worlds=min(REFERENCE.round_worlds, reference_worlds))
-    out = validate(positions, seed, settings, reference, model=model)
-    out["review_s_per_game"] = round(review_seconds(seed, settings, model), 1)
+    with progress_bar("reference") as advance:
+        out = validate(positions, seed, settings, reference, model=model, jobs=jobs, progress=advance)
+    out["review_s_per_game"] = round(review_seconds(seed, settings_for(model, REVIEW), model), 1)
     for player in ("random", "greedy", "expert") if accuracy_games else ():
         per_game = accuracy_of(player, accuracy_games, seed, settings, model)
         mean, low, high = win_rate_interval([a / 100 for a in per_game])
@@ -264,13 +268,13 @@ def run(args) -> int:
     if args.target == "analysis":
         from .agents.onnx_contract import ModelError
 
-        if args.positions < 2 or args.accuracy_games < 0 or args.reference_worlds < 2:
+        if args.positions < 2 or args.accuracy_games < 0 or args.reference_worlds < 2 or args.jobs < 1:
             print("cuarenta-tutor bench analysis: --positions and --reference-worlds must be 2 or more, "
-                  "--accuracy-games 0 or more")
+                  "--accuracy-games 0 or more, --jobs 1 or more")
             return 2
         try:
-            report(bench_analysis(args.positions, args.seed, args.accuracy_games, args.model, args.reference_worlds),
-                   args.json)
+            report(bench_analysis(args.positions, args.seed, args.accuracy_games, args.model, args.reference_worlds,
+                                  args.jobs), args.json)
         except ModelError as err:
             print(f"cuarenta-tutor bench analysis: {err}")
             return 2

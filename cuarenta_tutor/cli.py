@@ -5,16 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-
-def version() -> str:
-    """The installed version of cuarenta-tutor."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
-
-    try:
-        return installed("cuarenta-tutor")
-    except PackageNotFoundError:  # run from a checkout that was never installed
-        return "unknown (not installed)"
+from .progressbar import progress_bar
+from .resources import version
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,7 +20,13 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--model", help="ONNX model (default: the shipped one)")
     review = sub.add_parser("review", help="review saved games")
     review.add_argument("game", nargs="?", help="a saved game file (default: the list of saved games)")
-    review.add_argument("--text", action="store_true", help="print the annotated game as plain text")
+    review.add_argument("--text", action="store_true",
+                        help="print the annotated game as plain text (analysing the moves not yet analysed)")
+    review.add_argument("--seat", type=int, help="the seat whose moves to review (default: the person's, or all)")
+    review.add_argument("--worlds", type=int,
+                        help="review again, every move, in up to this many worlds (default: 256, only the moves "
+                             "not yet analysed with this model and these settings)")
+    review.add_argument("--model", help="ONNX model (default: the shipped one)")
     sub.add_parser("lessons", help="learn the rules and the strategy")
     analyse = sub.add_parser("analyse", help="analyse the positions of a saved game in sampled worlds",
                              description="Every legal move of a position valued from the mover's view: the "
@@ -90,8 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
     analysis.add_argument("--positions", type=int, default=40, help="positions compared (default 40)")
     analysis.add_argument("--accuracy-games", type=int, default=20,
                           help="games per bot for the accuracy figures (default 20; 0 skips them)")
-    analysis.add_argument("--reference-worlds", type=int, default=1024,
-                          help="worlds of the deep reference, each played to the end of the game (default 1024)")
+    analysis.add_argument("--reference-worlds", type=int, default=4096,
+                          help="worlds of the deep reference, each played to the end of the game (default 4096)")
+    analysis.add_argument("--jobs", type=int, default=1,
+                          help="processes for the deep reference (default 1; the hints are timed alone first)")
     analysis.add_argument("--seed", type=int, default=1, help="seed of the positions' games (default 1)")
     analysis.add_argument("--model", help="ONNX model (default: the shipped one)")
     analysis.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
@@ -138,7 +138,7 @@ def run_tutor(command: str, args) -> int:
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     if command == "review" and args.text:
-        return review_text(args.game)
+        return review_text(args)
     if command == "play":
         from .engine import PRESETS
 
@@ -153,7 +153,7 @@ def run_tutor(command: str, args) -> int:
         if command == "play":
             options.update(seed=args.seed, rules=args.rules, dealer=args.dealer, model_path=args.model)
         if command == "review":
-            options.update(game=args.game)
+            options.update(game=args.game, seat=args.seat, model_path=args.model)
         make_app(**options).run()
     except Exception as err:  # the last line of defence: a message, never a traceback
         print(f"cuarenta-tutor: {err}", file=sys.stderr)
@@ -161,10 +161,14 @@ def run_tutor(command: str, args) -> int:
     return 0
 
 
-def review_text(game) -> int:
+def review_text(args) -> int:
+    """Print a saved game with the coach's annotations; moves not yet analysed with this model and these
+    settings are analysed first (a progress bar) and stored back in the file, and what changed is listed."""
     from . import coach, records
+    from .agents.onnx_contract import ModelError
+    from .agents.onnx_policy import OnnxPolicy
 
-    if not game:
+    if not args.game:
         games, problems = records.list_games()
         for g in games:
             print(f"{g.path}  {g.created[:16]}  {g.result}")
@@ -173,11 +177,28 @@ def review_text(game) -> int:
         if not games:
             print("No saved games yet.")
         return 0
+    if args.worlds is not None and args.worlds < 2:
+        print("cuarenta-tutor review: --worlds must be 2 or more", file=sys.stderr)
+        return 2
     try:
-        record = records.load(game)
-        annotations = [coach.Annotation.from_dict(m.annotation) for m in record.moves if m.annotation]
+        record = records.load(args.game)
+        seats = coach.reviewed_seats(record, args.seat)
+        settings = coach.review_settings(record, args.model, args.worlds)
+        model_id = OnnxPolicy(args.model).model_id
+        stale = [p for p in coach.decisions(record, seats)
+                 if args.worlds or not coach.is_current(record.moves[p].annotation, model_id, settings)]
+        if stale:
+            with progress_bar("reviewing") as advance:
+                annotations = coach.review(record, args.model, settings, seats, progress=advance, plies=stale)
+            changes = coach.store(record, annotations, seats)
+            records.save(record, path=args.game)
+            print(f"Reviewed {len(annotations)} moves on the analysis; saved in {args.game}")
+            for line in changes:
+                print(f"  changed: {line}")
+        annotations = [coach.Annotation.from_dict(m.annotation) for m in record.moves
+                       if m.annotation and m.seat in seats]
         print(coach.format_review(record, annotations))
-    except (records.RecordError, OSError, ValueError) as err:
+    except (records.RecordError, ModelError, OSError, ValueError) as err:
         print(f"cuarenta-tutor review: {err}", file=sys.stderr)
         return 2
     return 0
@@ -250,10 +271,12 @@ def run_training_command(args) -> int:
 def run_analyse(args) -> int:
     """Print the analysis of a saved game's positions (text, or JSON lines)."""
     import json
+    from dataclasses import replace
 
     from . import records
     from .agents.onnx_contract import ModelError
-    from .analysis import Settings, analyse_game
+    from .analysis import analyse_game
+    from .coach import review_settings
 
     if args.worlds < 2:
         print("cuarenta-tutor analyse: --worlds must be 2 or more", file=sys.stderr)
@@ -266,8 +289,8 @@ def run_analyse(args) -> int:
         if args.seat is not None and not 0 <= args.seat < len(record.seats):
             print(f"cuarenta-tutor analyse: --seat must be 0..{len(record.seats) - 1} for this game", file=sys.stderr)
             return 2
-        settings = Settings(worlds=args.worlds, round_worlds=min(32, args.worlds), min_worlds=args.worlds,
-                            budget_s=0, seed=args.seed)
+        settings = replace(review_settings(record, args.model, args.worlds), round_worlds=min(32, args.worlds),
+                           min_worlds=args.worlds, seed=args.seed)
         with progress_bar("analysing") as advance:
             found = analyse_game(record, settings, seats=None if args.seat is None else [args.seat],
                                  plies=None if args.ply is None else [args.ply - 1], model=args.model,
@@ -285,36 +308,6 @@ def run_analyse(args) -> int:
             print(f"  {m.name:<26} {m.win_pct:5.1f}% [{m.ci95[0]:4.1f}, {m.ci95[1]:4.1f}]  loss {m.loss:4.1f}  "
                   f"caída risk {100 * m.caida_risk:3.0f}%  limpia risk {100 * m.limpia_risk:3.0f}%")
     return 0
-
-
-def progress_bar(description: str):
-    """A rich progress bar on stderr with the rate and the time left: a context manager giving
-    `advance(done, total)`. The bar appears at the first advance, so a refusal before any game shows none."""
-    from contextlib import contextmanager
-
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    @contextmanager
-    def bar():
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.fields[rate]}"), TimeRemainingColumn())
-        progress = Progress(*columns, console=Console(stderr=True), transient=False)
-        task = None
-
-        def advance(done: int, total: int) -> None:
-            nonlocal task
-            if task is None:
-                progress.start()
-                task = progress.add_task(description, total=total, rate="")
-            speed = progress.tasks[0].speed
-            progress.update(task, completed=done, total=total, rate=f"{speed:.1f}/s" if speed else "")
-        try:
-            yield advance
-        finally:
-            if task is not None:
-                progress.stop()
-    return bar()
 
 
 def run_arena(args) -> int:

@@ -14,6 +14,8 @@ from cuarenta_tutor.engine import Dealer, Rules, legal_actions, make_position, m
 from cuarenta_tutor.play.table import Table
 
 FAST = Settings(worlds=32, round_worlds=16, budget_s=0, min_worlds=10**6, horizon="deal")
+HAND = Settings(worlds=32, round_worlds=16, budget_s=0, min_worlds=10**6)
+"""The interactive horizon and leaf: the end of the hand, valued by the model's hand-value table."""
 
 
 def positions(count, seed=3):
@@ -29,14 +31,15 @@ def positions(count, seed=3):
     return agent, found
 
 
-def test_the_analysis_never_reads_a_card_the_seat_cannot_see():
+@pytest.mark.parametrize("settings", [FAST, HAND], ids=["next deal, critic", "end of hand, table"])
+def test_the_analysis_never_reads_a_card_the_seat_cannot_see(settings):
     agent, found = positions(4)
     rng = random.Random(1)
     for state, memory in found:
-        first = analyse(state, agent, FAST, memory=memory)
+        first = analyse(state, agent, settings, memory=memory)
         other = reshuffled(state, 0, rng)
         assert other.hands[1] != state.hands[1] or not state.hands[1]
-        again = analyse(other, agent, FAST, memory=memory)
+        again = analyse(other, agent, settings, memory=memory)
         assert [m.to_json() for m in first.moves] == [m.to_json() for m in again.moves]
 
 
@@ -156,14 +159,26 @@ def test_arena_records_every_game_so_it_can_be_analysed(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["seat"] == records.load(path).moves[0].seat
 
 
-def test_the_shipped_model_has_its_measured_analysis_errors_beside_it():
+def test_the_shipped_model_has_its_hand_values_and_measured_errors_beside_it():
     import json
 
     from cuarenta_tutor.agents.onnx_policy import default_model_path, file_sha256
-    from cuarenta_tutor.analysis.errors import settings_for, sidecar
+    from cuarenta_tutor.analysis.calibrate import settings_for
+    from cuarenta_tutor.analysis.values import HandValues, sidecar
 
-    data = json.loads(sidecar(None).read_text(encoding="utf-8"))
-    assert data["model_sha256"] == file_sha256(default_model_path())  # fitted on this very model
-    assert data["positions"] >= 20 and data["horizon"] == Settings().horizon
+    data = json.loads(sidecar(default_model_path()).read_text(encoding="utf-8"))
+    assert data["model_sha256"] == file_sha256(default_model_path())  # made for this very model
+    errors = data["errors"]
+    assert errors["positions"] >= 20 and errors["horizon"] == Settings().horizon and errors["leaf"] == "table"
     settings = settings_for(None)
-    assert settings.value_sd == data["value_sd"] > 0 and settings.loss_sd == data["loss_sd"] > 0
+    # what the sampling does not explain (0: the table's leaf leaves no error the reference can see)
+    assert settings.value_sd == errors["value_sd"] >= 0 and settings.loss_sd == errors["loss_sd"] >= 0
+    assert errors["value_mae"] < 3
+    values = HandValues.from_json(data["hand_values"])
+    assert values.rules == Rules() and values.hands >= 100
+    # 0-0 is close to even, and a big lead is worth more than a small one, for either dealer
+    for dealer in (0, 1):
+        assert 0.35 < values.table[0, 0, dealer] < 0.65
+        assert values.table[30, 10, dealer] > values.table[20, 10, dealer] > values.table[10, 10, dealer]
+    # other rules have no table, and the errors measured with one do not apply to them
+    assert settings_for(None, rules=Rules().with_options(carton_cutoff=None)).value_sd == 0

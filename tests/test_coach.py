@@ -1,7 +1,7 @@
-"""Coach: mistake classes at their boundaries, accuracy against Lichess' own figures and test cases, hints and
-annotations, and the review of a saved game against the annotations made while it was played."""
+"""Coach: mistake classes at their boundaries, accuracy as the share of a decision's range, hints and
+annotations (from the network and from the analysis), and the review of a saved game on the analysis: its
+provenance, what changed since the last review, and the text of the annotated game."""
 
-import itertools
 import json
 import math
 
@@ -10,7 +10,17 @@ import pytest
 from cuarenta_tutor import coach, records
 from cuarenta_tutor.agents import Decision, make_policy
 from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
-from cuarenta_tutor.coach import Annotation, accuracy_by_group, annotate, classify, format_review, game_accuracy, hints
+from cuarenta_tutor.analysis import Analysis, MoveEval, Settings
+from cuarenta_tutor.coach import (
+    Annotation,
+    accuracy_by_group,
+    annotate,
+    classify,
+    format_review,
+    from_analysis,
+    game_accuracy,
+    hints,
+)
 from cuarenta_tutor.engine import ACTION_RANK, Dealer, legal_actions, make_position, match_action, parse_rank, preset
 from cuarenta_tutor.engine.actions import sum_action, trail_action
 from cuarenta_tutor.narrator import move_name
@@ -37,91 +47,23 @@ def test_classify_refuses_an_unknown_preset_or_a_non_number():
         classify(math.nan)
 
 
-def test_move_accuracy_is_the_lichess_curve():
-    # lila's AccuracyPercent: 100 when the win % does not drop; the site's published curve gives about 81 after
-    # a drop of 5 points and about 65 after 10; the curve is fitted to 0 -> 100, 5 -> 75, 10 -> 60, 20 -> 42,
-    # 40 -> 20, 60 -> 5, 80 -> 0 (the data in lila's source)
-    assert coach.move_accuracy(0) == 100.0 and coach.move_accuracy(-3) == 100.0
-    assert coach.move_accuracy(5) == pytest.approx(81, abs=0.5)
-    assert coach.move_accuracy(10) == pytest.approx(65, abs=0.5)
-    for loss, fitted in ((0, 100), (5, 75), (10, 60), (20, 42), (40, 20), (60, 5), (80, 0)):
-        assert abs(coach.move_accuracy(loss) - fitted) < 6.5
-    assert coach.move_accuracy(100) == 0.0
-    losses = [0, 1, 2, 5, 10, 15, 20, 40, 60]
-    assert all(coach.move_accuracy(a) > coach.move_accuracy(b) for a, b in itertools.pairwise(losses))
+def test_move_accuracy_is_the_share_of_the_decisions_range_kept():
+    from cuarenta_tutor.analysis.classes import range_accuracy
 
-
-def lichess_win(cp: float) -> float:
-    """lila's WinPercent.fromCentiPawns: the win % of a centipawn evaluation (capped at 1000)."""
-    cp = max(-1000, min(1000, cp))
-    return 50 + 50 * (2 / (1 + math.exp(-0.00368208 * cp)) - 1)
-
-
-def lichess_game(cps, white_first=True) -> dict:
-    """The annotations of a chess game given as lila's tests give it (the evaluation after each ply, white's point
-    of view, from an initial 15): per colour ("white", "black"), its moves with the win % before and after."""
-    series = [15, *cps]
-    out = {"white": [], "black": []}
-    for ply in range(len(cps)):
-        white = (ply % 2 == 0) == white_first
-        before, after = lichess_win(series[ply]), lichess_win(series[ply + 1])
-        if not white:
-            before, after = 100 - before, 100 - after
-        loss = max(0.0, before - after)
-        out["white" if white else "black"].append(Annotation(
-            ply, int(not white), 0, "e4", before, after, 0, "e4", before, loss, classify(loss),
-            coach.move_accuracy(before - after), 1.0, "stockfish"))
-    return out
-
-
-# lila's AccuracyPercentTest: (evaluations, white first, expected white, expected black, tolerance white, black)
-LILA_CASES = [
-    ("two good moves", [15, 15], True, 100, 100, 1, 1),
-    ("white blunders on first move", [-900, -900], True, 10, 100, 5, 1),
-    ("black blunders on first move", [15, 900], True, 100, 10, 1, 5),
-    ("both blunder on first move", [-900, 0], True, 10, 10, 5, 5),
-    ("20 perfect moves", [15] * 20, True, 100, 100, 1, 1),
-    ("20 perfect moves and a white blunder", [15] * 20 + [-900], True, 50, 100, 5, 1),
-    ("21 perfect moves and a black blunder", [15] * 21 + [900], True, 100, 50, 1, 5),
-    ("5 average moves (65 cpl) on each side", [-50, 15] * 5, True, 76, 76, 8, 8),
-    ("50 average moves (65 cpl) on each side", [-50, 15] * 50, True, 76, 76, 8, 8),
-    ("50 mediocre moves (150 cpl) on each side", [-135, 15] * 50, True, 54, 54, 8, 8),
-    ("50 terrible moves (500 cpl) on each side", [-435, 15] * 50, True, 20, 20, 8, 8),
-    ("black first: two good moves", [15, 15], False, 100, 100, 1, 1),
-    ("black first: black blunders on first move", [900, 900], False, 100, 10, 1, 5),
-    ("black first: white blunders on first move", [15, -900], False, 10, 100, 5, 1),
-    ("black first: both blunder on first move", [900, 0], False, 10, 10, 5, 5),
-]
-
-
-@pytest.mark.parametrize("cps,white_first,white,black,tol_white,tol_black", [c[1:] for c in LILA_CASES],
-                         ids=[c[0] for c in LILA_CASES])
-def test_game_accuracy_gives_lichess_figures_on_lichess_test_games(cps, white_first, white, black, tol_white,
-                                                                   tol_black):
-    game = lichess_game(cps, white_first)
-    assert game_accuracy(game["white"]) == pytest.approx(white, abs=tol_white)
-    assert game_accuracy(game["black"]) == pytest.approx(black, abs=tol_black)
-
-
-def test_one_blunder_weighs_more_in_a_sharp_game_than_in_a_quiet_one():
-    # lila weights each move by how much the win % moves around it: the same accuracies in a game whose win %
-    # swings give the blunder more weight than in a game that stays level
-    def notes(swing):
-        return [Annotation(i, 0, 0, "A trails", 50 + (swing if i == 9 else 0), 50, 0, "A trails", 50, 0.0, "best",
-                           20.0 if i == 9 else 100.0, 1.0, "m") for i in range(20)]
-    assert game_accuracy(notes(30)) < game_accuracy(notes(0))
-    assert game_accuracy([]) is None
+    assert range_accuracy([70, 58, 52], 70) == 100.0 and range_accuracy([70, 58, 52], 52) == 0.0
+    assert range_accuracy([70, 58, 52], 58) == pytest.approx(100 * 6 / 18)
+    assert range_accuracy([50.0, 49.0], 49.0) is None  # within 2 points: any move would do, it does not count
 
 
 def _note(win_before, win_after, accuracy, ply=0, seat=0):
     return Annotation(ply, seat, 0, "A trails", win_before, win_after, 0, "A trails", win_after, 0.0, "best", accuracy,
-                      1.0, "m")
+                      {"method": "network", "model": "m"})
 
 
-def test_game_accuracy_of_equal_moves_is_that_accuracy_for_any_window():
-    for n in (1, 9, 35, 120):  # windows 2, 2, 3, 8
-        notes = [_note(50 + 30 * math.sin(i), 50 + 30 * math.sin(i + 1), 70.0) for i in range(n)]
-        assert game_accuracy(notes) == pytest.approx(70.0)
+def test_game_accuracy_is_the_mean_over_the_decisions_that_count():
+    notes = [_note(50, 60, 100), _note(60, 40, 40), _note(40, 40, None), _note(30, 30, 10)]
+    assert game_accuracy(notes) == pytest.approx(50)
+    assert game_accuracy([_note(50, 50, None)]) is None and game_accuracy([]) is None
 
 
 def test_accuracy_by_group_and_from_stored_dicts():
@@ -163,22 +105,57 @@ def test_annotation_of_a_mistake_a_blunder_and_the_best_move(position):
     assert (a.ply, a.seat, a.action, a.name) == (6, 0, t7, "7 trails")
     assert (a.win_before, a.win_after, a.win_best) == pytest.approx((55, 52, 70))
     assert (a.best_action, a.best_name, a.loss, a.klass) == (take, "7 takes 3+4, then J Q", 18.0, "blunder")
-    assert a.prob == 0.05 and a.model_id == "model-sha"
-    assert 41 < a.accuracy < 65  # 18 points: between Lichess' ~41 at 20 and ~65 at 10
+    assert a.model_id == "model-sha" and a.method == "network" and a.ci95 is None and a.worlds == 0
+    assert a.accuracy == 0.0  # the worst move of the decision
     assert annotate(state, decision, t5, 6).klass == "mistake"
+    assert annotate(state, decision, t5, 6).accuracy == pytest.approx(100 * 6 / 18)
     assert annotate(state, decision, t5, 6, "strict").klass == "blunder"
     best = annotate(state, decision, take, 6)
     assert (best.klass, best.loss, best.accuracy, best.best_action) == ("best", 0.0, 100.0, take)
 
 
+def _analysis(state, rows, seat=0):
+    """An Analysis of `state` from rows (action, win %, half-width, loss, loss half-width), best first."""
+    moves = tuple(MoveEval(a, move_name(state, a), w, (w - h, w + h), loss, (loss - lh, loss + lh), 0.0, 0.1, 0.0,
+                           64) for a, w, h, loss, lh in rows)
+    return Analysis(seat, moves, 64, 0.5, Settings(worlds=64), "model-sha", "table")
+
+
+def test_annotation_from_the_analysis_gives_a_class_only_where_the_interval_supports_it(position):
+    state, _, take, t5, tk, t7 = position
+    analysis = _analysis(state, [(take, 70, 3, 0, 0), (t5, 58, 3, 12, 2), (tk, 57, 3, 13, 9), (t7, 52, 3, 18, 2)])
+    a = from_analysis(analysis, t7, 4)
+    assert (a.win_before, a.win_after, a.win_best, a.loss, a.klass) == (70, 52, 70, 18, "blunder")
+    assert a.ci95 == (49, 55) and a.loss_ci95 == (16, 20) and a.worlds == 64 and a.accuracy == 0.0
+    assert a.provenance["method"] == "analysis" and a.model_id == "model-sha"
+    assert a.provenance["settings"] == Settings(worlds=64).to_json() and a.provenance["leaf"] == "table"
+    assert from_analysis(analysis, t5, 4).klass == "mistake"
+    assert from_analysis(analysis, tk, 4).klass == "unclear"  # 13 lost, but its interval reaches down to 4
+    assert from_analysis(analysis, take, 4).klass == "best"
+    with pytest.raises(ValueError, match="not a legal move"):
+        from_analysis(analysis, match_action(parse_rank("7")), 4)
+
+
 def test_annotation_round_trips_through_json(position):
-    state, decision, _, _, _, t7 = position
+    state, decision, take, t5, tk, t7 = position
     a = annotate(state, decision, t7, ply=3)
     assert Annotation.from_dict(json.loads(json.dumps(a.to_dict()))) == a
+    analysed = from_analysis(_analysis(state, [(take, 70, 3, 0, 0), (t7, 52, 3, 18, 2)]), t7, 3)
+    assert Annotation.from_dict(json.loads(json.dumps(analysed.to_dict()))) == analysed
     with pytest.raises(ValueError, match="'loss' is 'a lot'"):
         Annotation.from_dict({**a.to_dict(), "loss": "a lot"})
     with pytest.raises(ValueError, match="class 'awful'"):
         Annotation.from_dict({**a.to_dict(), "klass": "awful"})
+    with pytest.raises(ValueError, match="'ci95' is \\[1\\], not a \\[low, high\\] pair"):
+        Annotation.from_dict({**analysed.to_dict(), "ci95": [1]})
+
+
+def test_annotations_saved_by_earlier_versions_still_read():
+    old = {"ply": 2, "seat": 0, "action": 5, "name": "6 trails", "win_before": 50.0, "win_after": 41.0,
+           "best_action": 7, "best_name": "7 trails", "win_best": 52.0, "loss": 11.0, "klass": "mistake",
+           "accuracy": 61.2, "prob": 0.1, "model_id": "abc"}
+    a = Annotation.from_dict(old)
+    assert (a.method, a.model_id, a.klass, a.ci95, a.worlds) == ("network", "abc", "mistake", None, 0)
 
 
 def test_coach_refuses_what_it_cannot_judge(position):
@@ -223,78 +200,127 @@ def move_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line[:5].strip().rstrip(".").isdigit()]
 
 
-def test_format_review_writes_one_line_per_move_and_the_accuracy():
+def test_format_review_writes_one_line_per_move_the_intervals_the_provenance_and_the_accuracy():
     record, _ = _bot_game(5, 0, stop=6)
     first = record.moves[0].seat
-    notes = [Annotation(0, first, 0, "A trails", 55.0, 45.0, 16, "7 takes 7", 60.0, 15.0, "blunder", 50.0, 0.1,
-                        "0123456789abcdef"),
-             Annotation(2, first, 0, "A trails", 40.0, 40.0, 0, "A trails", 40.0, 0.0, "best", 100.0, 0.9, "0123")]
+    prov = {"method": "analysis", "model": "0123456789abcdef", "settings": {"worlds": 256}, "leaf": "table",
+            "version": "9.9"}
+    notes = [Annotation(0, first, 0, "A trails", 60.0, 45.0, 16, "7 takes 7", 60.0, 15.0, "blunder", 50.0, prov,
+                        (42.0, 48.0), (12.0, 18.0), 256),
+             Annotation(2, first, 0, "A trails", 40.0, 40.0, 0, "A trails", 40.0, 0.0, "best", 100.0, prov,
+                        (38.0, 42.0), (0.0, 0.0), 256)]
     text = format_review(record, notes)
     lines = text.splitlines()
     moves = move_lines(text)
     assert len(moves) == 6 and moves[0].startswith("   1. ")
-    assert "win 55% -> 45%  blunder (best: 7 takes 7, 60%)" in moves[0]
-    assert "win 40% -> 40%  best" in moves[2] and "(best:" not in moves[2]
+    assert "win 45% ±3  blunder (best: 7 takes 7, 60%, loss 15.0, 95% 12.0-18.0)" in moves[0]
+    assert "win 40% ±2  best" in moves[2] and "(best:" not in moves[2]
     assert "win" not in moves[1]
-    assert "Hand 1 (score 0-0)" in lines and "unfinished" in lines[0] and "model 0123, 0123456789ab" in text
+    assert "Hand 1 (score 0-0)" in lines and "unfinished" in lines[0]
+    assert ("Annotations by model 0123456789ab: analysis in up to 256 sampled worlds per move, ends valued by the "
+            "table (version 9.9)") in lines
     name = "Ana (you)" if first == 0 else "Bot"
-    expected = game_accuracy(notes)
-    assert f"  {name}: {expected:.1f}% over 2 moves (0 inaccuracy, 0 mistake, 1 blunder); hand 1" in text
+    assert f"  {name}: 75.0% over 2 moves (0 inaccuracy, 0 mistake, 1 blunder, 0 unclear); hand 1 75%" in text
     assert "no move was annotated" in format_review(record, [])
+
+
+SMALL = Settings(worlds=16, round_worlds=16, min_worlds=16, budget_s=0)
+"""Few worlds, no time budget: a whole game reviewed in seconds, the same numbers every run."""
 
 
 @pytest.fixture(scope="module")
 def annotated_game():
-    """A whole bot game whose seat 1 was coached by the shipped model while it was played."""
+    """A whole bot game whose seat 1 was coached by the shipped network while it was played."""
     record, made = _bot_game(9, 1, coach_policy=OnnxPolicy(MODEL))
     return record, made
 
 
-def test_review_of_a_saved_game_repeats_the_annotations_made_in_play(annotated_game, tmp_path):
+def test_annotations_made_in_play_by_the_network_are_saved(annotated_game, tmp_path):
     record, made = annotated_game
     assert record.result is not None and made
     loaded = records.load(records.save(record, tmp_path))
     assert [m.annotation for m in loaded.moves if m.seat == 1] == [a.to_dict() for a in made]
     assert all(m.annotation is None for m in loaded.moves if m.seat == 0)
-    again = coach.review(loaded, lambda seat: OnnxPolicy(MODEL))
-    assert again == made
-    assert [a.ply for a in again] == [i for i, m in enumerate(loaded.moves) if m.seat == 1]
-    (summary,), _ = records.list_games(tmp_path, accuracy=coach.summary_accuracy)
-    assert summary.accuracy == pytest.approx(game_accuracy(made))
+    assert all(a.method == "network" and a.model_id == file_sha256(MODEL) for a in made)
 
 
-def test_annotations_name_legal_moves_and_never_a_negative_loss(annotated_game):
-    record, made = annotated_game
+@pytest.fixture(scope="module")
+def reviewed(annotated_game):
+    """The coached game reviewed on the analysis (SMALL)."""
+    record, _ = annotated_game
+    return coach.review(record, MODEL, SMALL)
+
+
+def test_review_analyses_every_decision_with_its_interval_and_provenance(annotated_game, reviewed):
+    record, _ = annotated_game
     states = records.replay(record)
+    assert [a.ply for a in reviewed] == coach.decisions(record, [1]) and len(reviewed) > 10
+    assert all(len(legal_actions(states[a.ply])) > 1 for a in reviewed)
     sha = file_sha256(MODEL)
-    for a in made:
+    for a in reviewed:
         state, move = states[a.ply], record.moves[a.ply]
-        legal = legal_actions(state)
         assert a.action == move.action and a.seat == move.seat == state.turn
-        assert a.best_action in legal and a.action in legal
+        assert a.best_action in legal_actions(state)
         assert (a.name, a.best_name) == (move_name(state, a.action), move_name(state, a.best_action))
-        assert a.loss >= 0 and (a.loss == 0) == (a.klass == "best") and a.klass == classify(a.loss)
-        assert 0 <= a.win_before <= 100 and 0 <= a.win_after <= 100 and 0 <= a.win_best <= 100
-        assert 0 <= a.accuracy <= 100 and 0 <= a.prob <= 1 and a.model_id == sha
-    assert any(a.klass != "best" for a in made)  # a greedy player does not always play the agent's move
+        assert a.ci95[0] <= a.win_after <= a.ci95[1] and a.loss >= 0 and a.worlds == 16
+        assert (a.loss == 0) == (a.klass == "best") and a.win_best == a.win_before >= a.win_after
+        assert a.accuracy is None or 0 <= a.accuracy <= 100
+        assert a.provenance["model"] == sha and a.provenance["settings"] == SMALL.to_json()
+    assert coach.review(record, MODEL, SMALL) == reviewed  # the same numbers every time
 
 
-def test_format_review_of_a_whole_game_has_one_line_per_move(annotated_game):
+def test_a_review_is_stored_with_what_changed_and_a_deeper_one_says_what_changed_again(annotated_game, reviewed,
+                                                                                        tmp_path):
     record, made = annotated_game
+    path = records.save(record, tmp_path)
+    loaded = records.load(path)
+    by_ply = {a.ply: a for a in made}
+    changes = coach.store(loaded, reviewed, [1])
+    errors = {"inaccuracy", "mistake", "blunder"}
+    differ = [a for a in reviewed if by_ply[a.ply].klass != a.klass and {by_ply[a.ply].klass, a.klass} & errors]
+    assert len(changes) == len(differ) and differ  # the network and the analysis disagree on some mistake
+    assert all(f"move {a.ply + 1} (Bot, {a.name}): was " in c and f" (network), now {a.klass}" in c
+               for a, c in zip(differ, changes, strict=True))
+    records.save(loaded, path=path)
+    again = records.load(path)
+    sha = file_sha256(MODEL)
+    decided = {a.ply for a in reviewed}
+    for i, m in enumerate(again.moves):
+        if m.seat == 1:  # a move without a choice keeps no annotation
+            assert (m.annotation is not None) == (i in decided)
+            assert m.annotation is None or coach.is_current(m.annotation, sha, SMALL)
+    deeper = coach.review(again, MODEL, Settings(worlds=48, round_worlds=48, min_worlds=48, budget_s=0))
+    lines = coach.store(again, deeper, [1])
+    assert all(" (network)" not in line and ", now " in line for line in lines)
+    assert not coach.is_current(again.moves[deeper[0].ply].annotation, sha, SMALL)
+    first, second = deeper[0].ply, deeper[1].ply
+    coach.store(again, coach.review(again, MODEL, SMALL, plies=[first]), [1])  # one move again: the rest stay
+    assert coach.is_current(again.moves[first].annotation, sha, SMALL)
+    assert again.moves[second].annotation == deeper[1].to_dict()
+    (summary,), _ = records.list_games(tmp_path, accuracy=coach.summary_accuracy)
+    assert summary.accuracy == pytest.approx(game_accuracy(reviewed))
+
+
+def test_format_review_of_a_whole_game_has_one_line_per_move(annotated_game, reviewed):
+    record, _ = annotated_game
     states = records.replay(record)
-    lines = move_lines(format_review(record, made))
+    lines = move_lines(format_review(record, reviewed))
     assert len(lines) == len(record.moves)
+    decided = {a.ply for a in reviewed}
     for i, (line, move) in enumerate(zip(lines, record.moves, strict=True)):
         assert line.startswith(f"{i + 1:4d}. ") and move_name(states[i], move.action) in line
-        assert (" -> " in line) == (move.seat == 1)
-    assert "won" in format_review(record, made).splitlines()[0]
+        assert (" ±" in line) == (i in decided)
+    assert "won" in format_review(record, reviewed).splitlines()[0]
 
 
-def test_review_without_a_human_annotates_every_seat():
-    record, _ = _bot_game(4, None, stop=30)
-    made = []
-    notes = coach.review(record, lambda seat: made.append(seat) or OnnxPolicy(MODEL))
-    assert made == [0, 1] and [a.ply for a in notes] == list(range(30))
-    assert [a.seat for a in notes] == [m.seat for m in record.moves]
+def test_review_without_a_human_annotates_every_seat_and_a_seat_when_asked():
+    record, _ = _bot_game(4, None, stop=24)
+    notes = coach.review(record, MODEL, SMALL)
+    assert [a.ply for a in notes] == coach.decisions(record, [0, 1])
+    assert {a.seat for a in notes} == {0, 1}
+    assert [a.ply for a in coach.review(record, MODEL, SMALL, seats=coach.reviewed_seats(record, 1))] == \
+        [a.ply for a in notes if a.seat == 1]
+    with pytest.raises(ValueError, match="seat 2 is not at this table"):
+        coach.reviewed_seats(record, 2)
     text = format_review(record, notes)
-    assert text.count(" -> ") == 30 and "  Ana: " in text and "  Bot: " in text
+    assert "  Ana: " in text and "  Bot: " in text

@@ -252,6 +252,16 @@ def test_last_play_of_a_hand_settles_it_and_the_next_hand_awaits_its_deal(player
     assert state.hands[(state.dealer + 1) % players] == tuple(sorted(seeded_deck(21, 1)[:5]))
 
 
+def test_dealer_play_deals_within_a_hand_and_can_leave_the_next_hand_undealt():
+    dealer = Dealer(21)
+    state = dealer.start(Rules(), 0)[0]
+    while state.hand_no == 0 and state.winner < 0:
+        state, events = dealer.play(state, legal_actions(state)[0], next_hand=False)
+        assert state.hand_no == 1 or not state.needs_deal  # the deals of the hand itself still come
+    assert state.winner < 0 and state.needs_deal and state.stock == tuple(range(40))
+    assert not any(isinstance(e, Dealt) for e in events) and any(isinstance(e, HandEnded) for e in events)
+
+
 # --------------------------------------------------------------------------------------------------
 # Determinization: the cards a seat cannot see, redrawn consistently with what it knows
 # --------------------------------------------------------------------------------------------------

@@ -58,5 +58,5 @@ def test_review(snap_compare):
         await pilot.press("right", "right", "right", "n")
         await wait(pilot)
 
-    assert snap_compare(make_app(start="review", game=str(path), agent_delay=0), terminal_size=SIZE,
-                        run_before=before)
+    app = make_app(start="review", game=str(path), agent_delay=0, review=Settings(worlds=32, min_worlds=32, budget_s=0))
+    assert snap_compare(app, terminal_size=SIZE, run_before=before)

@@ -2,7 +2,10 @@
 
 import json
 
-from cuarenta_tutor import records
+from textual.widgets import ProgressBar
+
+from cuarenta_tutor import coach, records
+from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.play.session import GameSession
 from cuarenta_tutor.tui import make_app
 from cuarenta_tutor.tui.home import HomeScreen
@@ -11,6 +14,8 @@ from cuarenta_tutor.tui.review import ReviewGame, ReviewList
 from cuarenta_tutor.tui.widgets import HintsPanel
 
 SIZE = (80, 24)
+SMALL = Settings(worlds=16, round_worlds=16, min_worlds=16, budget_s=0)
+"""Reviews in few worlds, so a whole game is analysed in seconds."""
 
 
 async def settle(pilot, app):
@@ -26,7 +31,7 @@ def saved_moves(app):
 
 
 async def test_whole_game_by_key_presses_with_choice_hint_and_callouts():
-    app = make_app(start="play", seed=11, dealer=1, agent_delay=0, tutor=False)  # the tutor: test_tui_tutor.py
+    app = make_app(start="play", seed=11, dealer=1, agent_delay=0, tutor=False, review=SMALL)  # tutor: test_tui_tutor
     seen = {"choice": 0, "hint": False, "caida": False, "notice": 0}
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
@@ -97,13 +102,13 @@ async def test_resume_after_closing_mid_game():
 
 
 def worst_game(seed=21):
-    """A finished game in which the person always plays the move the coach likes least, judged with the
-    strict classes (2/4/8): the shipped critic spreads one move's cost over a few win-% points only."""
+    """A finished game in which the person always plays the move the analysis (in few worlds) likes least;
+    the annotations made in play are the network's (no analysis is passed), so a review has work to do."""
     session = GameSession.new(seed=seed, dealer=1)
-    session.coach_preset = "strict"
+    session.analysis_settings = SMALL
     while not session.over:
         if session.human_turn:
-            session.play_human(max(session.hints(), key=lambda h: (h.loss, -h.action)).action)
+            session.play_human(session.analyse(session.position()).moves[-1].action)
         else:
             session.play_agent()
     return session
@@ -113,7 +118,7 @@ async def test_review_steps_and_jumps_to_mistakes_and_survives_a_damaged_file():
     session = worst_game()
     (records.games_dir() / "damaged.json").write_text('{"schema_version": 1, "moves": [')
     (records.games_dir() / "foreign.json").write_text('{"hello": "world"}')
-    app = make_app(start="review", agent_delay=0)
+    app = make_app(start="review", agent_delay=0, review=SMALL)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         listing = app.screen
@@ -121,20 +126,35 @@ async def test_review_steps_and_jumps_to_mistakes_and_survives_a_damaged_file():
         assert len(listing.games) == 1
         assert "Skipped" in str(listing.query_one("#problems").render())
         await pilot.press("enter")
-        await settle(pilot, app)
+        await settle(pilot, app)  # the game is analysed in a worker, with a progress bar
         review = app.screen
         assert isinstance(review, ReviewGame) and review.ply == 0
+        decided = coach.decisions(review.record, [0])
+        bar = review.query_one(ProgressBar)
+        assert bar.total == bar.progress == len(decided) and not bar.display
+        assert "Reviewed" in str(review.query_one("#changes").render())
+        assert "analysis in up to 16 sampled worlds" in str(review.query_one("#summary").render())
+        saved = records.load(records.games_dir() / f"{session.record.game_id}.json")
+        assert all(saved.moves[p].annotation["provenance"]["method"] == "analysis" for p in decided)
+        assert all(review.notes[p].ci95 is not None for p in decided)
         await pilot.press("right", "right")
         assert review.ply == 2
         await pilot.press("left")
         assert review.ply == 1
+        marked = [i for i, n in enumerate(review.notes) if n and n.klass in ("inaccuracy", "mistake", "blunder")]
+        assert marked, "playing the analysis's least liked move makes mistakes"
         await pilot.press("n")
         first = review.ply
+        assert first == marked[0]
         note = review.notes[first]
-        assert note.klass in ("inaccuracy", "mistake", "blunder")
+        shown = str(review.query_one("#move").render())
+        assert f"{note.klass}: win {note.win_after:.0f}% ±" in shown and "best was" in shown
         await pilot.press("n")
-        assert review.ply > first
-        await pilot.press("N")
+        if len(marked) > 1:
+            assert review.ply == marked[1]
+            await pilot.press("N")
+        else:
+            assert app.messages[-1] == "No more mistakes that way."
         assert review.ply == first
         await pilot.press("f")
         assert review.face_up and "Agent:" in str(review.query_one("#position").render())
@@ -181,8 +201,17 @@ def test_review_text_prints_the_annotated_game(capsys):
     from cuarenta_tutor.cli import main
 
     path = records.games_dir() / f"{session.record.game_id}.json"
-    assert main(["review", str(path), "--text"]) == 0
+    assert main(["review", str(path), "--text", "--worlds", "8"]) == 0
     out = capsys.readouterr().out
     moves = [line for line in out.splitlines() if line[:5].strip().rstrip(".").isdigit()]
     assert len(moves) == len(session.record.moves)  # one numbered line per move of the record
-    assert "Accuracy" in out and "You (you):" in out
+    assert "Accuracy" in out and "You (you):" in out and " ±" in out
+    decided = coach.decisions(session.record, [0])
+    assert f"Reviewed {len(decided)} moves on the analysis; saved in {path}" in out
+    assert "changed: move " in out and "(network), now" in out  # the network's classes, set right
+    assert "analysis in up to 8 sampled worlds per move" in out
+    assert main(["review", str(path), "--text", "--seat", "1", "--worlds", "8"]) == 0
+    out = capsys.readouterr().out
+    assert f"  {session.record.seats[1].name}: " in out and "You (you): " not in out
+    assert main(["review", str(path), "--text", "--seat", "3"]) == 2
+    assert "seat 3 is not at this table" in capsys.readouterr().err

@@ -20,6 +20,7 @@ import numpy as np
 from ..engine import State, determinize, legal_actions
 from ..narrator import move_name
 from .playout import Playouts, risks, start_lane
+from .values import for_model
 
 Z95 = 1.959964
 
@@ -40,6 +41,9 @@ class Settings:
     """Where playouts stop: "deal" (after the next deal), "hand" (after the next hand's first deal: closer
     to the reference than "deal" on `bench analysis`, at about three times the cost), or "game" (the real
     result)."""
+    leaf: str = "table"
+    """How the "hand" horizon is valued: "table" (the model's hand-value table, values.py, where it has one
+    for the rules; else the critic) or "critic"."""
     seed: int = 0
     value_sd: float = 0.0
     """The critic's own error at the horizon, in win-% points, measured against the deep reference (see
@@ -49,7 +53,7 @@ class Settings:
 
     def to_json(self) -> dict:
         return {"worlds": self.worlds, "round_worlds": self.round_worlds, "min_worlds": self.min_worlds,
-                "budget_s": self.budget_s, "horizon": self.horizon, "seed": self.seed,
+                "budget_s": self.budget_s, "horizon": self.horizon, "leaf": self.leaf, "seed": self.seed,
                 "value_sd": self.value_sd, "loss_sd": self.loss_sd}
 
 
@@ -95,6 +99,8 @@ class Analysis:
     seconds: float
     settings: Settings
     model_id: str = ""
+    leaf: str = "critic"
+    """What valued the playouts' ends: "table", "critic", or "result" (every playout to the game's end)."""
 
     @property
     def best(self) -> MoveEval:
@@ -131,7 +137,10 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     h0, c0 = memory
     team = seat & 1
     rng = random.Random(settings.seed)
-    playouts = Playouts(agent.run, agent.hidden, settings.horizon)
+    hand_values = None
+    if settings.horizon == "hand" and settings.leaf == "table":
+        hand_values = for_model(agent.path, agent.model_id, state.rules)
+    playouts = Playouts(agent.run, agent.hidden, settings.horizon, leaf=hand_values.win if hand_values else None)
     values: list[list[float]] = [[] for _ in legal]
     points: list[list[float]] = [[] for _ in legal]
     caidas, limpias = [0] * len(legal), [0] * len(legal)
@@ -142,7 +151,7 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
         for w in range(batch):
             world = determinize(state, seat, rng)
             later = rng.randrange(1 << 62)
-            lanes += [start_lane(world.state, world.stock_order, m, a, worlds + w, team, later)
+            lanes += [start_lane(world.state, world.stock_order, m, a, worlds + w, team, later, playouts.next_hand)
                       for m, a in enumerate(legal)]
         playouts.play(lanes, seat, h0, c0)
         for lane in lanes:
@@ -171,7 +180,8 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
         out.append(MoveEval(a, move_name(state, a), mean, (max(0.0, low), min(100.0, high)), loss, loss_ci,
                             float(np.mean(points[m])), caidas[m] / worlds, limpias[m] / worlds, worlds))
     out.sort(key=lambda e: (e.loss, -e.win_pct, e.action))
-    return Analysis(seat, tuple(out), worlds, time.perf_counter() - started, settings, agent.model_id)
+    leaf = "result" if settings.horizon == "game" else "table" if hand_values else "critic"
+    return Analysis(seat, tuple(out), worlds, time.perf_counter() - started, settings, agent.model_id, leaf)
 
 
 def _clear(table: np.ndarray) -> bool:

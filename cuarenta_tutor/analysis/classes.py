@@ -31,12 +31,16 @@ SPREAD = 2.0
 move would do)."""
 
 
-def move_accuracy(analysis, action: int) -> float | None:
-    """How much of the decision's range the played move kept, 0..100: 100 for the best move, 0 for the worst
-    (100 * (win % played - win % worst) / (win % best - win % worst), as mjai-reviewer rates moves). None
-    when the moves are within SPREAD points of each other."""
-    wins = [m.win_pct for m in analysis.moves]
+def range_accuracy(wins, played: float) -> float | None:
+    """How much of a decision's range (the win % of every legal move) the played move's win % kept, 0..100:
+    100 for the best, 0 for the worst (100 * (played - worst) / (best - worst), as mjai-reviewer rates moves).
+    None when the moves are within SPREAD points of each other."""
     best, worst = max(wins), min(wins)
     if best - worst < SPREAD:
         return None
-    return 100.0 * (analysis.move(action).win_pct - worst) / (best - worst)
+    return min(100.0, max(0.0, 100.0 * (played - worst) / (best - worst)))
+
+
+def move_accuracy(analysis, action: int) -> float | None:
+    """range_accuracy of an analysed move."""
+    return range_accuracy([m.win_pct for m in analysis.moves], analysis.move(action).win_pct)

@@ -3,9 +3,10 @@
 A lane is one world after one candidate move. Every seat of every lane keeps its own LSTM memory and is
 stepped on every state of its lane (as at the table), all in one onnxruntime call per ply; the seat on
 turn plays the network's most likely move. A lane ends at its horizon: the game's end (the exact result),
-or the state after the next deal ("deal") or after the next hand's first deal ("hand"), valued there by
-the critic from the analysing seat's memory. Deals come from each world's own stock order, so every move
-of a world meets the same cards.
+or the state after the next deal ("deal"), valued there by the critic from the analysing seat's memory, or
+the end of the hand ("hand"), valued by the hand-value table (values.py) where the model has one for the
+rules, else by the critic after the next hand's first deal. Deals come from each world's own stock order,
+so every move of a world meets the same cards.
 """
 
 from __future__ import annotations
@@ -42,10 +43,12 @@ class Lane:
     """The world's hand."""
 
 
-def start_lane(world: State, stock_order, move: int, action: int, index: int, team: int, seed: int) -> Lane:
-    """A lane: the candidate `action` played in a world (and the next deal dealt, if it ended the deal)."""
+def start_lane(world: State, stock_order, move: int, action: int, index: int, team: int, seed: int,
+               next_hand: bool = True) -> Lane:
+    """A lane: the candidate `action` played in a world (and the next deal dealt, if it ended the deal; a
+    new hand's first deal only with `next_hand`)."""
     dealer = Dealer.for_world(world, stock_order, seed)
-    after, events = dealer.play(world, action)
+    after, events = dealer.play(world, action, next_hand=next_hand)
     lane = Lane(after, dealer, move, index, hand_no=world.hand_no)
     lane.points = _points(events, team)
     lane.deals = sum(isinstance(e, Dealt) for e in events)
@@ -53,12 +56,22 @@ def start_lane(world: State, stock_order, move: int, action: int, index: int, te
 
 
 class Playouts:
-    """Plays lanes to their horizon with the network behind `run(obs, mask, h, c)` (an OnnxPolicy's)."""
+    """Plays lanes to their horizon with the network behind `run(obs, mask, h, c)` (an OnnxPolicy's).
 
-    def __init__(self, run, hidden: int, horizon: str = "deal", max_plies: int = 400):
+    `leaf(state, team)`, for the "hand" horizon: the team's win probability at the end of a hand (the
+    state awaiting the next hand's first deal), e.g. `HandValues.win`; lanes then stop there. Without it
+    they stop after that deal and the critic values them."""
+
+    def __init__(self, run, hidden: int, horizon: str = "deal", max_plies: int = 400, leaf=None):
         if horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, not {horizon!r}")
         self.run, self.hidden, self.horizon, self.max_plies = run, hidden, horizon, max_plies
+        self.leaf = leaf if horizon == "hand" else None
+
+    @property
+    def next_hand(self) -> bool:
+        """Whether lanes deal a new hand's first cards (not when a leaf values the end of a hand)."""
+        return self.leaf is None
 
     def play(self, lanes: list[Lane], seat: int, h0: np.ndarray, c0: np.ndarray) -> None:
         """Fill every lane's value. `h0`, `c0` [1, 1, H]: the analysing seat's memory before the candidate
@@ -72,7 +85,7 @@ class Playouts:
         c = np.zeros((n, len(lanes), hidden), np.float32)
         h[seat], c[seat] = h0[0, 0], c0[0, 0]
         for lane in lanes:
-            self._finish_if_over(lane, team)
+            self._settle(lane, team)
         open_ = [i for i, lane in enumerate(lanes) if lane.value is None]
         while open_:
             rows = len(open_) * n
@@ -100,13 +113,13 @@ class Playouts:
                 state = lane.state
                 action = int(np.argmax(probs[k * n + state.turn]))
                 mover = state.turn & 1
-                after, events = lane.dealer.play(state, action)
+                after, events = lane.dealer.play(state, action, next_hand=self.next_hand)
                 if lane.plies == 0 and mover != team:
                     lane.reply = events
                 lane.points += _points(events, team)
                 lane.deals += sum(isinstance(e, Dealt) for e in events)
                 lane.state, lane.plies = after, lane.plies + 1
-                self._finish_if_over(lane, team)
+                self._settle(lane, team)
                 if lane.value is None and lane.plies >= self.max_plies:
                     lane.value = float(values[k * n + seat])
                 if lane.value is None:
@@ -121,10 +134,12 @@ class Playouts:
             return lane.state.hand_no != lane.hand_no
         return False
 
-    @staticmethod
-    def _finish_if_over(lane: Lane, team: int) -> None:
+    def _settle(self, lane: Lane, team: int) -> None:
+        """Value a lane that needs no network: the game is over, or the hand ended and a leaf values it."""
         if lane.state.winner >= 0:
             lane.value = float(lane.state.winner == team)
+        elif self.leaf is not None and lane.state.hand_no != lane.hand_no:
+            lane.value = float(self.leaf(lane.state, team))
 
 
 def _points(events, team: int) -> int:

@@ -1,4 +1,5 @@
-"""Provides the coach: hints, annotations, classes and accuracy (annotate.py), and game review (review.py)."""
+"""Provides the coach: hints (advice.py), annotations, classes and accuracy (annotate.py), and the review of a
+game on the possible-worlds analysis (review.py)."""
 
 from .advice import Hint, quick_hints, refined_hints
 from .annotate import (
@@ -9,13 +10,27 @@ from .annotate import (
     accuracy_by_group,
     annotate,
     classify,
+    from_analysis,
     game_accuracy,
     hints,
-    move_accuracy,
     summary_accuracy,
 )
-from .review import format_review, review
+from .review import (
+    REVIEW,
+    decisions,
+    format_review,
+    is_current,
+    loss_text,
+    margin_text,
+    percent,
+    provenance_lines,
+    review,
+    review_settings,
+    reviewed_seats,
+    store,
+)
 
 __all__ = ["CLASSES", "PRESETS", "Annotation", "MoveHint", "accuracy_by_group", "annotate", "classify",
-           "game_accuracy", "hints", "move_accuracy", "summary_accuracy", "Hint", "quick_hints", "refined_hints",
-           "format_review", "review"]
+           "from_analysis", "game_accuracy", "hints", "summary_accuracy", "Hint", "quick_hints", "refined_hints",
+           "REVIEW", "decisions", "format_review", "is_current", "loss_text", "margin_text", "percent",
+           "provenance_lines", "review", "review_settings", "reviewed_seats", "store"]

@@ -1,43 +1,38 @@
-"""Provides the coach's judgement of moves: hints for every legal move, annotations with mistake classes, accuracy.
+"""Provides the coach's judgement of moves: annotations with a class, accuracy, and where they came from.
 
-Every figure is a win percentage (0..100) from the agent's `Decision`: `value` before the move and
-`action_values` after each legal move, both for the mover's team. The *best* move is the one the agent
-itself would play (its most probable move): measured in the arena, choosing moves by the highest
-after-move win % plays far worse (18% against the expert over 300 games) than the agent's own choice
-(47%), so the critic ranks moves too roughly to name the best one, while it still tells how much a move
-gives away. A move's *loss* is the agent's choice's win % after minus the played move's (never below
-0); classes by loss follow Lichess (inaccuracy >= 5, mistake >= 10, blunder >= 15 points; the "strict"
-preset 2/4/8 matches gnubg's equity bands).
+An annotation is made from the possible-worlds analysis of the position (analysis/), or, in play before the
+analysis has answered, from one forward pass of the network (its provenance says which). Every figure is a
+win percentage (0..100) for the mover's team.
 
-Accuracy follows Lichess (lila `AccuracyPercent.scala`), with the loss in place of its win % drop:
-
-- move accuracy = 103.1668 * exp(-0.04354 * loss) - 3.1669 + 1 ("uncertainty bonus"), clamped to 0..100;
-- game accuracy of one player's moves = (volatility-weighted mean + harmonic mean) / 2 of their move
-  accuracies. The win % series is each move's win % before it, then the win % after the last move
-  (n + 1 values for n moves); windows of size w = clamp(n // 10, 2, 8) slide over it, the first w - 2
-  moves reusing the first window, so there is one window per move; a move's weight is the population
-  standard deviation of its window clamped to 0.5..12, so moves in sharp positions count more. The
-  harmonic mean uses max(accuracy, 1) as lila does, so a 0 % move does not divide by zero.
+- A move's *loss* is the best move's win % minus the played one's; classes follow Lichess' thresholds
+  (inaccuracy 5, mistake 10, blunder 15 points; the "strict" preset 2/4/8 matches gnubg's bands), and with
+  the analysis a class is given only where the loss's 95% interval supports it, else "unclear"
+  (analysis/classes.py).
+- A move's *accuracy* is the share of the decision's range the played move kept: 100 for the best move, 0
+  for the worst, 100 * (played - worst) / (best - worst), as mjai-reviewer rates moves; decisions where
+  every move is within 2 points of the others do not count. A game's accuracy is the mean over the
+  decisions that count. On `bench analysis` random play scores about 49, the greedy bot 63, the expert 80.
 """
 
 from __future__ import annotations
 
 import math
-import statistics
 from dataclasses import asdict, dataclass, fields
 
 from ..agents.base import Decision
+from ..analysis.classes import THRESHOLDS, judge, range_accuracy
 from ..engine import State, legal_actions
 from ..narrator import move_name
+from ..resources import version
 
-PRESETS = {"standard": (5, 10, 15), "strict": (2, 4, 8)}
+PRESETS = THRESHOLDS
 """Loss thresholds in win-% points for inaccuracy, mistake, blunder."""
-CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder", "unclear")
 
 
 @dataclass(frozen=True)
 class MoveHint:
-    """One legal move as the agent sees it."""
+    """One legal move as the network sees it (one forward pass)."""
 
     action: int
     name: str
@@ -65,6 +60,10 @@ def hints(state: State, decision: Decision) -> list[MoveHint]:
     return sorted(out, key=lambda h: (h.action != choice, -h.prob, -h.win_after, h.action))
 
 
+def _pair(value) -> tuple | None:
+    return None if value is None else (float(value[0]), float(value[1]))
+
+
 @dataclass(frozen=True)
 class Annotation:
     """The coach's verdict on one played move (percentages are win % for the mover's team)."""
@@ -75,6 +74,7 @@ class Annotation:
     action: int
     name: str
     win_before: float
+    """The position's win %: its best move's."""
     win_after: float
     best_action: int
     """The best move (the played one when nothing was better)."""
@@ -83,35 +83,67 @@ class Annotation:
     loss: float
     klass: str
     """One of CLASSES."""
-    accuracy: float
-    """Move accuracy %."""
-    prob: float
-    """The policy's probability of the played move."""
-    model_id: str
+    accuracy: float | None
+    """Share of the decision's range the move kept (see the module doc); None where the moves hardly differ."""
+    provenance: dict
+    """Where the numbers come from: {"method": "analysis" or "network", "model": its sha256, "settings": the
+    analysis's settings (None for the network), "leaf": what valued the playouts, "version": the app's}."""
+    ci95: tuple | None = None
+    """(low, high) of win_after (the analysis only)."""
+    loss_ci95: tuple | None = None
+    worlds: int = 0
+    """Sampled worlds behind the numbers (0: one forward pass of the network)."""
+
+    @property
+    def model_id(self) -> str:
+        return str(self.provenance.get("model", ""))
+
+    @property
+    def method(self) -> str:
+        return str(self.provenance.get("method", "network"))
 
     def to_dict(self) -> dict:
         """A plain dict for a game record."""
-        return asdict(self)
+        out = asdict(self)
+        out["ci95"], out["loss_ci95"] = (None if v is None else list(v) for v in (self.ci95, self.loss_ci95))
+        return out
 
     @classmethod
     def from_dict(cls, data) -> Annotation:
-        """Read `to_dict()`'s output back; ValueError says what is wrong."""
+        """Read `to_dict()`'s output back (and the network-only annotations of earlier versions); ValueError
+        says what is wrong."""
         if not isinstance(data, dict):
             raise ValueError(f"an annotation is an object, not {type(data).__name__}")
+        data = dict(data)
+        if "provenance" not in data:  # before analysis: {"model_id", "prob", ...}, all from the network
+            data["provenance"] = {"method": "network", "model": data.get("model_id", "")}
         values = {}
         for f in fields(cls):
             v = data.get(f.name)
-            kind = {"int": int, "float": (int, float), "str": str}[f.type]
+            if f.name in ("ci95", "loss_ci95", "accuracy") and v is None:
+                values[f.name] = None
+                continue
+            if f.name == "worlds" and v is None:
+                v = 0
+            kind = {"int": int, "float": (int, float), "float | None": (int, float), "str": str, "dict": dict,
+                    "tuple | None": (list, tuple)}[f.type]
             if isinstance(v, bool) or not isinstance(v, kind):
                 raise ValueError(f"annotation field {f.name!r} is {v!r}, not a {f.type}")
-            values[f.name] = float(v) if f.type == "float" else v
+            if isinstance(v, float) and not math.isfinite(v):
+                raise ValueError(f"annotation field {f.name!r} is {v!r}, not a number")
+            values[f.name] = float(v) if f.type.startswith("float") else v
         if values["klass"] not in CLASSES:
             raise ValueError(f"annotation class {values['klass']!r} is not one of {', '.join(CLASSES)}")
+        for name in ("ci95", "loss_ci95"):
+            if values[name] is not None:
+                if len(values[name]) != 2 or not all(isinstance(x, (int, float)) for x in values[name]):
+                    raise ValueError(f"annotation field {name!r} is {values[name]!r}, not a [low, high] pair")
+                values[name] = _pair(values[name])
         return cls(**values)
 
 
 def classify(loss: float, preset: str = "standard") -> str:
-    """The class of a move by its loss in win-% points: blunder, mistake, inaccuracy, good, or best (no loss)."""
+    """The class of a move by its loss in win-% points alone: blunder, mistake, inaccuracy, good, or best."""
     if preset not in PRESETS:
         raise ValueError(f"unknown coaching preset {preset!r}; choose one of: {', '.join(PRESETS)}")
     if not math.isfinite(loss):
@@ -126,14 +158,25 @@ def classify(loss: float, preset: str = "standard") -> str:
     return "good" if loss > 0 else "best"
 
 
-def move_accuracy(loss: float) -> float:
-    """Lichess move accuracy % for a loss in win-% points: 100 for no loss, ~81 at 5, ~65 at 10, 0 from ~73."""
-    raw = 103.1668100711649 * math.exp(-0.04354415386753951 * loss) - 3.166924740191411
-    return min(100.0, max(0.0, raw + 1))
+def from_analysis(analysis, action: int, ply: int, preset: str = "standard") -> Annotation:
+    """Judge `action` from the analysis of its position (made from the mover's view)."""
+    if preset not in PRESETS:
+        raise ValueError(f"unknown coaching preset {preset!r}; choose one of: {', '.join(PRESETS)}")
+    played = next((m for m in analysis.moves if m.action == action), None)
+    if played is None:
+        raise ValueError(f"{action!r} is not a legal move here")
+    best = analysis.best
+    provenance = {"method": "analysis", "model": analysis.model_id, "settings": analysis.settings.to_json(),
+                  "leaf": analysis.leaf, "version": version()}
+    return Annotation(ply, analysis.seat, action, played.name, best.win_pct, played.win_pct, best.action, best.name,
+                      best.win_pct, played.loss, judge(played, preset),
+                      range_accuracy([m.win_pct for m in analysis.moves], played.win_pct), provenance,
+                      played.ci95, played.loss_ci95, played.worlds)
 
 
 def annotate(state: State, decision: Decision, played_action: int, ply: int, preset: str = "standard") -> Annotation:
-    """Judge `played_action` in `state` from the Decision the agent made for the mover before the move."""
+    """Judge `played_action` in `state` from the network's Decision for the mover (before the analysis has
+    answered): the best move is the agent's own choice (the critic alone ranks moves too roughly to name it)."""
     if decision.value is None:
         raise ValueError(f"annotations need the win probability of the position; "
                          f"{decision.model_id or 'this policy'} gives none (use the trained agent, OnnxPolicy)")
@@ -141,25 +184,18 @@ def annotate(state: State, decision: Decision, played_action: int, ply: int, pre
     played = next((h for h in ranked if h.action == played_action), None)
     if played is None:
         raise ValueError(f"{played_action!r} is not a legal move here")
-    best = ranked[0]  # the agent's own choice
+    best = ranked[0]
+    provenance = {"method": "network", "model": decision.model_id, "settings": None, "leaf": "critic",
+                  "version": version()}
     return Annotation(ply, state.turn, played.action, played.name, 100.0 * decision.value, played.win_after,
                       best.action, best.name, best.win_after, played.loss, classify(played.loss, preset),
-                      move_accuracy(played.loss), played.prob, decision.model_id)
+                      range_accuracy([h.win_after for h in ranked], played.win_after), provenance)
 
 
 def game_accuracy(annotations) -> float | None:
-    """Lichess game accuracy % of one player's annotated moves, in game order (see the module doc); None if none."""
-    moves = list(annotations)
-    if not moves:
-        return None
-    series = [a.win_before for a in moves] + [moves[-1].win_after]
-    w = min(max(len(moves) // 10, 2), 8)
-    windows = [series[:w]] * (min(w, len(series)) - 2) + [series[i:i + w] for i in range(len(series) - w + 1)]
-    weights = [min(max(statistics.pstdev(x), 0.5), 12.0) for x in windows]
-    accuracies = [a.accuracy for a in moves]
-    weighted = sum(a * wt for a, wt in zip(accuracies, weights, strict=True)) / sum(weights)
-    harmonic = len(accuracies) / sum(1 / max(a, 1.0) for a in accuracies)
-    return (weighted + harmonic) / 2
+    """The mean accuracy of the annotated moves that count (see the module doc); None if none does."""
+    counted = [a.accuracy for a in annotations if a.accuracy is not None]
+    return sum(counted) / len(counted) if counted else None
 
 
 def accuracy_by_group(annotations, groups) -> dict:

@@ -1,38 +1,96 @@
-"""Provides the review of a saved game: annotations made again at a table, and the annotated game as text."""
+"""Provides the review of a saved game on the possible-worlds analysis: every decision of the reviewed seats
+analysed again, annotations with intervals and provenance, what changed since the last review, and the
+annotated game as text."""
 
 from __future__ import annotations
 
-from .. import records
-from ..engine import Rules, parse_card
+from dataclasses import replace
+
+from ..analysis import analyse_game
+from ..analysis.analyse import INTERACTIVE, Settings
+from ..analysis.calibrate import settings_for
+from ..engine import Rules, legal_actions
 from ..narrator import Narrator, move_name
-from ..play.table import Table
-from ..records import GameRecord, replay_events, result_text
-from .annotate import Annotation, accuracy_by_group, annotate, game_accuracy
+from ..records import GameRecord, replay, replay_events, result_text
+from .annotate import Annotation, accuracy_by_group, from_analysis, game_accuracy
+
+ERRORS = ("inaccuracy", "mistake", "blunder")
+REVIEW = replace(INTERACTIVE, budget_s=0.0)
+"""A review's settings: the hints' worlds without their time budget, so a review gives the same numbers on
+any machine."""
 
 
-def review(record: GameRecord, policy_factory, preset: str = "standard") -> list[Annotation]:
-    """Annotate a saved game: the human's moves, or every seat's when there is no human seat.
+def review_settings(record: GameRecord, model=None, worlds: int | None = None) -> Settings:
+    """REVIEW (or `worlds` deep: at most that many, at least a quarter) with the model's measured errors."""
+    base = REVIEW if worlds is None else replace(REVIEW, worlds=worlds, min_worlds=max(1, worlds // 4))
+    return settings_for(model, base, Rules().with_options(**record.rules))
 
-    The game is played again at a table where each annotated seat is watched by a fresh policy from
-    `policy_factory(seat)`, which observes what it would have in play and decides before each of its moves.
-    """
-    records.replay(record)  # RecordError names a move that does not fit
-    seats = [record.human_seat] if record.human_seat is not None else range(len(record.seats))
-    watchers = {seat: policy_factory(seat) for seat in seats}
-    table = Table(Rules().with_options(**record.rules), [None] * len(record.seats), record.dealer,
-                  watchers=list(watchers.items()))
-    table.start(record.first_dealer)
-    out = []
-    for i, move in enumerate(record.moves):
-        if move.seat in watchers:
-            decision = watchers[move.seat].decide(table.state)
-            out.append(annotate(table.state, decision, move.action, i, preset))
-        table.play(move.action, parse_card(move.card))
-    return out
+
+def reviewed_seats(record: GameRecord, seat: int | None = None) -> list[int]:
+    """The seats a review annotates: `seat`, else the person's, else every seat."""
+    if seat is not None:
+        if not 0 <= seat < len(record.seats):
+            raise ValueError(f"seat {seat} is not at this table (seats 0..{len(record.seats) - 1})")
+        return [seat]
+    return [record.human_seat] if record.human_seat is not None else list(range(len(record.seats)))
+
+
+def decisions(record: GameRecord, seats) -> list[int]:
+    """The plies where one of `seats` had a choice (more than one legal move)."""
+    states = replay(record)
+    return [i for i, m in enumerate(record.moves) if m.seat in seats and len(legal_actions(states[i])) > 1]
+
+
+def is_current(annotation: dict | None, model_id: str, settings: Settings) -> bool:
+    """Whether a stored annotation came from the analysis with this model and these settings."""
+    provenance = (annotation or {}).get("provenance") or {}
+    return (provenance.get("method") == "analysis" and provenance.get("model") == model_id
+            and provenance.get("settings") == settings.to_json())
+
+
+def review(record: GameRecord, model=None, settings: Settings | None = None, seats=None, preset: str = "standard",
+           progress=None, plies=None) -> list[Annotation]:
+    """Annotate every decision of `seats` (default: reviewed_seats), or only those in `plies`, from the
+    analysis; `progress(done, total)` after each. RecordError names a move that does not fit."""
+    settings = settings or review_settings(record, model)
+    seats = reviewed_seats(record) if seats is None else list(seats)
+    if plies is None:
+        plies = decisions(record, seats)
+    found = analyse_game(record, settings, plies=plies, model=model, progress=progress)
+    return [from_analysis(analysis, record.moves[ply].action, ply, preset) for ply, analysis in found]
+
+
+def store(record: GameRecord, annotations, seats) -> list[str]:
+    """Put a review's annotations into the record, keeping those of other decisions (the reviewed seats'
+    moves without a choice lose any old one); returns what changed: a line per move that was or now is an
+    inaccuracy, a mistake or a blunder and changed class ("was a mistake, now good")."""
+    new = {a.ply: a for a in annotations}
+    chosen = set(decisions(record, seats))
+    names = {s.seat: s.name for s in record.seats}
+    lines = []
+    for ply, move in enumerate(record.moves):
+        if move.seat not in seats or (ply in chosen and ply not in new):
+            continue
+        old = move.annotation
+        note = new.get(ply)
+        if old and note:
+            before = Annotation.from_dict(old)
+            if before.klass != note.klass and {before.klass, note.klass} & set(ERRORS):
+                how = "" if before.method == note.method else f" ({before.method})"
+                lines.append(f"move {ply + 1} ({names.get(move.seat, move.seat)}, {note.name}): was "
+                             f"{_a(before.klass)}{how}, now {note.klass}")
+        record.annotate(ply, note)
+    return lines
+
+
+def _a(klass: str) -> str:
+    """"an inaccuracy", "a mistake", "a blunder"; "best", "good", "unclear" as they are."""
+    return klass if klass not in ERRORS else ("an " if klass[0] in "aeiou" else "a ") + klass
 
 
 def format_review(record: GameRecord, annotations) -> str:
-    """The annotated game as plain text, one line per move, then accuracy per player (for --text and screen readers)."""
+    """The annotated game as plain text, one line per move, then accuracy per player (for --text and screen
+    readers)."""
     states, events = replay_events(record)
     by_ply = {a.ply: a for a in annotations}
     names = {s.seat: s.name + (" (you)" if s.seat == record.human_seat else "") for s in record.seats}
@@ -41,9 +99,7 @@ def format_review(record: GameRecord, annotations) -> str:
     lines = [f"Game {record.game_id}: {record.rules_preset or 'custom'} rules, {len(record.seats)} players, "
              f"{result_text(record)}",
              "Seats: " + ", ".join(f"{s.seat} {s.name} ({s.player})" for s in record.seats)]
-    models = sorted({a.model_id[:12] for a in by_ply.values() if a.model_id})
-    if models:
-        lines.append(f"Analysis by model {', '.join(models)}; win % is for the mover's team")
+    lines += provenance_lines(by_ply.values())
     hand = -1
     hand_of = {}
     for i, move in enumerate(record.moves):
@@ -55,18 +111,46 @@ def format_review(record: GameRecord, annotations) -> str:
         text = f"{i + 1:4d}. {names[move.seat]:<{width}}  {move_name(state, move.action)}"
         a = by_ply.get(i)
         if a is not None:
-            text += f"  win {a.win_before:.0f}% -> {a.win_after:.0f}%  {a.klass}"
-            if a.klass != "best":
-                text += f" (best: {a.best_name}, {a.win_best:.0f}%)"
+            text += f"  win {a.win_after:.0f}%{margin_text(a)}  {a.klass}"
+            if a.action != a.best_action:
+                text += f" (best: {a.best_name}, {a.win_best:.0f}%, loss {a.loss:.1f}{loss_text(a)})"
         notes = narrator.notes(events[i + 1])
         lines.append(text + (f" [{'; '.join(notes)}]" if notes else ""))
-    lines.append("Accuracy")
+    lines.append("Accuracy (share of each decision's range kept: 100 the best move, 0 the worst)")
     for seat in sorted({a.seat for a in by_ply.values()}):
         mine = [by_ply[p] for p in sorted(by_ply) if by_ply[p].seat == seat]
         per_hand = accuracy_by_group(mine, [hand_of.get(a.ply, 0) for a in mine])
-        hands = ", ".join(f"hand {h} {acc:.0f}%" for h, acc in per_hand.items())
-        counts = ", ".join(f"{sum(a.klass == k for a in mine)} {k}" for k in ("inaccuracy", "mistake", "blunder"))
-        lines.append(f"  {names[seat]}: {game_accuracy(mine):.1f}% over {len(mine)} moves ({counts}); {hands}")
+        hands = ", ".join(f"hand {h} {percent(acc)}" for h, acc in per_hand.items())
+        counts = ", ".join(f"{sum(a.klass == k for a in mine)} {k}"
+                           for k in ("inaccuracy", "mistake", "blunder", "unclear"))
+        lines.append(f"  {names[seat]}: {percent(game_accuracy(mine), 1)} over {len(mine)} moves ({counts}); {hands}")
     if not by_ply:
         lines.append("  no move was annotated")
     return "\n".join(lines)
+
+
+def percent(value: float | None, digits: int = 0) -> str:
+    return "-" if value is None else f"{value:.{digits}f}%"
+
+
+def margin_text(a: Annotation) -> str:
+    """" ±3" for an analysed move's interval, "" for the network's."""
+    return "" if a.ci95 is None else f" ±{(a.ci95[1] - a.ci95[0]) / 2:.0f}"
+
+
+def loss_text(a: Annotation) -> str:
+    return "" if a.loss_ci95 is None else f", 95% {max(0.0, a.loss_ci95[0]):.1f}-{a.loss_ci95[1]:.1f}"
+
+
+def provenance_lines(annotations) -> list[str]:
+    """Where the annotations come from: model, method, worlds, version."""
+    seen = {}
+    for a in annotations:
+        p = a.provenance
+        worlds = (p.get("settings") or {}).get("worlds")
+        text = (f"analysis in up to {worlds} sampled worlds per move, ends valued by the {p.get('leaf', '?')}"
+                if a.method == "analysis" else "one forward pass of the network")
+        key = f"Annotations by model {a.model_id[:12] or '?'}: {text} (version {p.get('version', '?')})"
+        seen[key] = seen.get(key, 0) + 1
+    return [f"{k}: {n} moves" if len(seen) > 1 else k for k, n in seen.items()] + (
+        ["Win % is for the mover's team, ± its 95% interval"] if seen else [])

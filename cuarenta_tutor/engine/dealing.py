@@ -71,10 +71,12 @@ class Dealer:
             dealer = first_dealer(self.seed, rules.players)
         return self.deal(initial_state(rules, dealer, scores))
 
-    def play(self, state: State, action: int, card: int | None = None) -> tuple[State, tuple]:
-        """Apply a play and, when it ends a deal or a hand, deal the next cards: (state, all events)."""
+    def play(self, state: State, action: int, card: int | None = None, next_hand: bool = True) -> tuple[State, tuple]:
+        """Apply a play and, when it ends a deal or a hand, deal the next cards: (state, all events). With
+        `next_hand` False a play that ends the hand leaves the next hand awaiting its first deal."""
+        hand_no = state.hand_no
         state, events = apply(state, action, card)
-        if not any(state.hands) and state.stock and state.winner < 0:  # state.needs_deal, inlined: every play
+        if not any(state.hands) and state.stock and state.winner < 0 and (next_hand or state.hand_no == hand_no):
             state, dealt = self.deal(state)
             events += dealt
         return state, events

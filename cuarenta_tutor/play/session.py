@@ -15,7 +15,7 @@ from pathlib import Path
 from .. import coach, records
 from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from ..analysis import analyse
-from ..analysis.errors import settings_for
+from ..analysis.calibrate import settings_for
 from ..engine import (
     CaptureOption,
     IllegalMove,
@@ -62,7 +62,7 @@ class GameSession:
         self.table = Table(rules, [None, self.agent], record.dealer, watchers=[(HUMAN, self.helper)])
         self.narrator = Narrator(rules, NAMES, you=HUMAN)
         self.coach_preset = coach_preset
-        self.analysis_settings = settings_for(self.model_path)
+        self.analysis_settings = settings_for(self.model_path, rules=rules)
         """The analysis's settings for hints and warnings (with the model's measured errors, if fitted)."""
         self.win_history: list[float] = []
         self.last: MoveReport | None = None
@@ -140,13 +140,18 @@ class GameSession:
         return capture_options([rank_of(c) for c in self.state.table], rank_of(card), self.state.rules,
                                with_trail=True)
 
-    def play_human(self, action: int, card: int | None = None) -> MoveReport:
-        """The person's move (IllegalMove says why not), annotated by the coach, saved."""
+    def play_human(self, action: int, card: int | None = None, analysis=None) -> MoveReport:
+        """The person's move (IllegalMove says why not), annotated by the coach, saved. The annotation comes
+        from `analysis` (this position's, from `analyse`) if given, else from the network's one pass."""
         if not self.human_turn:
             raise IllegalMove("it is not your turn" if not self.over else "the game is over", "not_your_turn")
         check_action(self.state, action, card)  # the rule a move breaks, before the coach judges it
         decision = self.coach_decision()
-        note = coach.annotate(self.state, decision, action, len(self.record.moves), self.coach_preset)
+        ply = len(self.record.moves)
+        if analysis is not None:
+            note = coach.from_analysis(analysis, action, ply, self.coach_preset)
+        else:
+            note = coach.annotate(self.state, decision, action, ply, self.coach_preset)
         report = self._play(action, card, decision, note)
         self.win_history.append(note.win_after)
         return report

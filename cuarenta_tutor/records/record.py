@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 
 from ..engine import N_ACTIONS, Dealer, IllegalMove, Rules, State, action_to_string, seeded_deck
@@ -112,6 +112,13 @@ class GameRecord:
         self.updated = now()
         if after is not None:
             self.finish(after)
+
+    def annotate(self, ply: int, annotation=None) -> None:
+        """Replace the annotation of move `ply` (a dict, something with `to_dict()`, or None)."""
+        if annotation is not None and not isinstance(annotation, dict):
+            annotation = annotation.to_dict()
+        self.moves[ply] = replace(self.moves[ply], annotation=annotation)
+        self.updated = now()
 
     def finish(self, state: State) -> None:
         """Note a state reached by the moves: the decks of the hands started, and the result once it is over."""

@@ -61,10 +61,11 @@ def write_atomic(path: Path, text: str) -> Path:
     return path
 
 
-def save(record: GameRecord, folder=None) -> Path:
-    """Write `<folder or games_dir()>/<game_id>.json` atomically; returns its path."""
-    folder = Path(folder) if folder is not None else games_dir()
-    return write_atomic(folder / f"{record.game_id}.json", json.dumps(to_json(record), ensure_ascii=False, indent=1))
+def save(record: GameRecord, folder=None, path=None) -> Path:
+    """Write `<folder or games_dir()>/<game_id>.json` (or `path` itself) atomically; returns its path."""
+    if path is None:
+        path = (Path(folder) if folder is not None else games_dir()) / f"{record.game_id}.json"
+    return write_atomic(Path(path), json.dumps(to_json(record), ensure_ascii=False, indent=1))
 
 
 def load(path) -> GameRecord:

@@ -37,7 +37,7 @@ class CuarentaApp(App):
 
     def __init__(self, folder=None, model_path=None, start: str = "home", seed: int | None = None,
                  rules: str = "standard", game=None, agent_delay: float = 0.4, dealer: int | None = None,
-                 tutor: bool | None = None, analysis=None):
+                 tutor: bool | None = None, analysis=None, review=None, seat: int | None = None):
         super().__init__()
         self.folder = Path(folder) if folder else None
         self.model_path = model_path
@@ -45,6 +45,10 @@ class CuarentaApp(App):
         self.agent_delay = agent_delay
         self.analysis = analysis
         """Analysis settings for new sessions (None: the model's own; tests fix them for repeatable numbers)."""
+        self.review = review
+        """Analysis settings for reviews (None: coach.review_settings, the model's own)."""
+        self.seat = seat
+        """The seat to review in the game opened at start (None: the person's, or every seat)."""
         self.tutor = records.load_settings()["tutor"] if tutor is None else tutor
         """Tutor mode for new play screens (the person's setting, unless the app was made with one)."""
         self.messages: list[str] = []
@@ -57,7 +61,7 @@ class CuarentaApp(App):
         elif self.start == "lessons":
             self.action_lessons()
         elif self.start == "review":
-            self.open_review(self.game) if self.game else self.action_review()
+            self.open_review(self.game, self.seat) if self.game else self.action_review()
 
     def get_system_commands(self, screen):
         yield from super().get_system_commands(screen)
@@ -101,9 +105,9 @@ class CuarentaApp(App):
             return
         self.push_screen(PlayScreen(session, tutor=self.tutor))
 
-    def open_review(self, path) -> None:
+    def open_review(self, path, seat: int | None = None) -> None:
         try:
-            screen = ReviewGame(path)
+            screen = ReviewGame(path, seat)
         except (records.RecordError, OSError, ValueError) as err:
             self.report_error(err)
             return

@@ -236,13 +236,14 @@ class PlayScreen(Screen):
 
     def play_checked(self, action: int, card: int) -> None:
         try:
-            report = self.session.play_human(action, card)
+            analysis = self.analysis[1] if self.analysis and self.analysis[0] is self.session.state else None
+            report = self.session.play_human(action, card, analysis)
         except Exception as err:  # never a traceback: say what happened; the record is saved each move
             self.app.report_error(err)
             return
         note = report.annotation
-        extra = [f"Coach: {note.klass} ({note.win_after:.0f}% after; best {note.best_name} {note.win_best:.0f}%)"
-                 ] if note and note.klass in ("inaccuracy", "mistake", "blunder") else []
+        extra = [f"Coach: {note.klass} ({note.win_after:.0f}%{coach.margin_text(note)} after; best {note.best_name} "
+                 f"{note.win_best:.0f}%)"] if note and note.klass in ("inaccuracy", "mistake", "blunder") else []
         self.after_move(report, report.callouts + extra)
 
     def action_toggle_hints(self) -> None:

@@ -9,9 +9,10 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Sparkline, Static
+from textual.widgets import DataTable, Footer, ProgressBar, Sparkline, Static
 
 from .. import coach, records
+from ..agents.onnx_policy import OnnxPolicy
 from ..engine import Rules
 from ..narrator import Narrator
 from .widgets import cards_text, move_name
@@ -74,7 +75,9 @@ class ReviewList(Screen):
 
 
 class ReviewGame(Screen):
-    """One game, move by move: annotation, best alternative, class, win-% graph, accuracy."""
+    """One game, move by move: the analysis's annotation (win % ± interval, best alternative, class), win-%
+    graph, accuracy. Moves not yet analysed with this model and these settings are analysed on opening, in
+    a worker, with a progress bar; what changed since the last review is listed."""
 
     ply: reactive[int] = reactive(0)
     """The move on show (len(moves) is the end of the game)."""
@@ -84,35 +87,66 @@ class ReviewGame(Screen):
     BINDINGS = [Binding("left", "step(-1)", "Back"), Binding("right", "step(1)", "Next"),
                 Binding("n", "mistake(1)", "Next mistake"), Binding("N", "mistake(-1)", "Prev mistake"),
                 Binding("home", "jump(0)", "Start", show=False), Binding("end", "jump(-1)", "End", show=False),
-                Binding("f", "face_up", "Face up"), Binding("escape", "app.pop_screen", "Back")]
+                Binding("f", "face_up", "Face up"), Binding("d", "deeper", "Deeper review"),
+                Binding("escape", "app.pop_screen", "Back")]
 
-    def __init__(self, path):
+    class Progress(Message):
+        """Moves analysed so far by the review worker."""
+
+        def __init__(self, done: int, total: int) -> None:
+            super().__init__()
+            self.done, self.total = done, total
+
+    class Reviewed(Message):
+        """The review worker's annotations, or the error that stopped it."""
+
+        def __init__(self, annotations: list | None, error: BaseException | None = None) -> None:
+            super().__init__()
+            self.annotations, self.error = annotations, error
+
+    def __init__(self, path, seat: int | None = None):
         super().__init__()
+        self.path = path
         self.record = records.load(path)
+        self.seats = coach.reviewed_seats(self.record, seat)
         self.states, self.events = records.replay_events(self.record)
-        self.human = self.record.human_seat if self.record.human_seat is not None else 0
-        self.notes = [coach.Annotation.from_dict(m.annotation) if m.annotation else None for m in self.record.moves]
+        self.human = self.seats[0] if seat is not None or self.record.human_seat is None else self.record.human_seat
         self.narrator = Narrator(Rules().with_options(**self.record.rules), [s.name for s in self.record.seats],
                                  self.human)
+        self.read_notes()
+
+    def read_notes(self) -> None:
+        self.notes = [coach.Annotation.from_dict(m.annotation) if m.annotation and m.seat in self.seats else None
+                      for m in self.record.moves]
 
     def compose(self) -> ComposeResult:
         yield Static(id="summary")
+        yield ProgressBar(id="progress", show_eta=True)
+        yield Static(id="changes")
         yield Static(id="position")
         yield Static(id="move")
         yield Sparkline([], id="graph")
         yield Footer()
 
     def on_mount(self) -> None:
-        human_notes = [n for n in self.notes if n]
-        acc = coach.game_accuracy(human_notes)
+        self.query_one(ProgressBar).display = False
+        self.show_summary()
+        self.show()
+        self.start_review(None)
+
+    def show_summary(self) -> None:
+        mine = [n for n in self.notes if n]
+        acc = coach.game_accuracy(mine)
         per_hand = self.hand_accuracy()
+        who = "Your" if self.human == self.record.human_seat else f"{self.record.seats[self.human].name}'s"
         text = Text(f"Review: {self.record.created[:16].replace('T', ' ')} · rules {self.record.rules_preset} · "
                     f"model {self.record.model.id[:8] if self.record.model else '?'}\n", style="bold")
-        text.append(f"Your accuracy: {'-' if acc is None else f'{acc:.0f}%'}   by hand: " +
-                    ", ".join(f"{i + 1}: {a:.0f}%" for i, a in per_hand))
+        text.append(f"{who} accuracy: {coach.percent(acc)}   by hand: " +
+                    ", ".join(f"{i + 1}: {coach.percent(a)}" for i, a in per_hand))
+        for line in coach.provenance_lines(mine):
+            text.append("\n" + line, style="dim")
         self.query_one("#summary", Static).update(text)
-        self.query_one(Sparkline).data = [n.win_after for n in self.notes if n] or [50.0]
-        self.show()
+        self.query_one(Sparkline).data = [n.win_after for n in mine] or [50.0]
 
     def hand_accuracy(self):
         groups: dict[int, list] = {}
@@ -121,6 +155,66 @@ class ReviewGame(Screen):
                 groups.setdefault(self.states[i].hand_no, []).append(note)
         return [(h, coach.game_accuracy(notes)) for h, notes in sorted(groups.items()) if notes]
 
+    # ---- the review in a worker ------------------------------------------------------------
+    def start_review(self, worlds: int | None) -> None:
+        """Analyse the moves whose annotations are not from this model and these settings (all of them with
+        `worlds`: a deeper review)."""
+        settings = self.app.review if self.app.review is not None and worlds is None else \
+            coach.review_settings(self.record, self.app.model_path, worlds)
+        self.run_review(settings, worlds is not None)
+
+    @work(thread=True, exclusive=True, group="review")
+    def run_review(self, settings, again: bool) -> None:
+        try:
+            model = OnnxPolicy(self.app.model_path)  # its sha256: the provenance to compare with
+            todo = coach.decisions(self.record, self.seats)
+            fresh = [p for p in todo if again or not coach.is_current(self.record.moves[p].annotation,
+                                                                      model.model_id, settings)]
+            if not fresh:
+                return
+            self.post_message(self.Progress(0, len(fresh)))
+            annotations = coach.review(self.record, self.app.model_path, settings, self.seats, plies=fresh,
+                                       progress=lambda done, total: self.post_message(self.Progress(done, total)))
+        except Exception as err:  # reported on the screen; the stored annotations stay
+            self.post_message(self.Reviewed(None, err))
+            return
+        self.post_message(self.Reviewed(annotations))
+
+    @on(Progress)
+    def progressed(self, message: Progress) -> None:
+        bar = self.query_one(ProgressBar)
+        bar.display = True
+        bar.update(total=message.total, progress=message.done)
+        self.query_one("#changes", Static).update(f"Analysing your game: move {message.done} of {message.total}…")
+
+    @on(Reviewed)
+    def reviewed(self, message: Reviewed) -> None:
+        self.query_one(ProgressBar).display = False
+        changes = self.query_one("#changes", Static)
+        if message.error is not None:
+            changes.update(f"The review stopped: {message.error}")
+            self.app.report_error(message.error)
+            return
+        lines = coach.store(self.record, message.annotations, self.seats)
+        try:
+            records.save(self.record, path=self.path)
+        except OSError as err:
+            self.app.report_error(err)
+        self.read_notes()
+        self.show_summary()
+        self.show()
+        head = f"Reviewed {len(message.annotations)} moves on the analysis."
+        changes.update(head + ("\nChanged since the last review: " + "; ".join(lines[:2]) +
+                               (f"; and {len(lines) - 2} more" if len(lines) > 2 else "") if lines
+                               else " No mistake changed."))
+
+    def action_deeper(self) -> None:
+        """Review again with four times the worlds."""
+        worlds = 4 * (self.app.review or coach.REVIEW).worlds
+        self.notify(f"Reviewing again in up to {worlds} worlds per move…")
+        self.start_review(worlds)
+
+    # ---- drawing ---------------------------------------------------------------------------
     def watch_ply(self) -> None:
         self.show()
 
@@ -131,32 +225,39 @@ class ReviewGame(Screen):
         if not self.is_mounted:
             return
         state = self.states[self.ply]
-        t = Text(f"Move {self.ply + 1}/{len(self.record.moves)} · score you {state.scores[0]} agent "
-                 f"{state.scores[1]} · hand {state.hand_no + 1} deal {state.deal_no + 1}\nTable: ", style="bold")
+        t = Text(f"Move {self.ply + 1}/{len(self.record.moves)} · score {state.scores[0]}-{state.scores[1]} · "
+                 f"hand {state.hand_no + 1} deal {state.deal_no + 1}\nTable: ", style="bold")
         t.append_text(cards_text(state.table))
         for seat in range(len(state.hands)):
             if seat == self.human or self.face_up:
-                t.append(f"\n{'You' if seat == self.human else 'Agent'}: ")
+                t.append(f"\n{self.who(seat)}: ")
                 t.append_text(cards_text(state.hands[seat], empty="(none)"))
         self.query_one("#position", Static).update(t)
         if self.ply >= len(self.record.moves):
             self.query_one("#move", Static).update("End of the game.")
             return
         move = self.record.moves[self.ply]
-        who = "You" if move.seat == self.human else "Agent"
-        line = Text(f"{who} played {move_name(state, move.action)} ({move.card})", style="bold")
-        events = self.events[self.ply + 1]
-        notes = self.narrator.notes(events)
+        line = Text(f"{self.who(move.seat)} played {move_name(state, move.action)} ({move.card})", style="bold")
+        notes = self.narrator.notes(self.events[self.ply + 1])
         if notes:
             line.append("  · " + "; ".join(notes))
         note = self.notes[self.ply]
         if note:
-            style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}.get(note.klass, "green")
+            style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow", "unclear": "dim"}.get(
+                note.klass, "green")
             line.append(f"\n{note.klass}", style=style)
-            line.append(f": your win {note.win_before:.0f}% → {note.win_after:.0f}%")
-            if note.klass != "best":
-                line.append(f"; best was {note.best_name} ({note.win_best:.0f}%, loss {note.loss:.1f})")
+            line.append(f": win {note.win_after:.0f}%{coach.margin_text(note)}")
+            if note.action != note.best_action:
+                line.append(f"; best was {note.best_name} ({note.win_best:.0f}%, loss {note.loss:.1f}"
+                            f"{coach.loss_text(note)})")
+            if note.accuracy is not None:
+                line.append(f"; accuracy {note.accuracy:.0f}%")
         self.query_one("#move", Static).update(line)
+
+    def who(self, seat: int) -> str:
+        if self.record.human_seat is None:
+            return self.record.seats[seat].name
+        return "You" if seat == self.record.human_seat else self.record.seats[seat].name
 
     def action_step(self, delta: int) -> None:
         self.ply = max(0, min(len(self.record.moves), self.ply + delta))

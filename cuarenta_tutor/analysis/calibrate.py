@@ -1,0 +1,137 @@
+"""Provides what the analysis measures of a model once and keeps beside it as JSON
+(`<model>.analysis.json`, values.sidecar): its hand-value table (values.py) and its error at the horizon
+against the deep reference, beyond what sampling explains.
+
+    python -m cuarenta_tutor.analysis.calibrate [--hands N] [--positions N] [--seed S] [--model PATH]
+
+builds the table (unless the sidecar already has one for this model and these hand counts), then measures
+the error with it; the shipped model's is models/cuarenta-a2c-lstm.analysis.json. The analysis values its
+playouts with the table and adds the error to its sampling error, so its intervals hold the reference
+(`bench analysis` checks it on positions from other seeds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
+from ..engine import Rules
+from ..records import write_atomic
+from .analyse import INTERACTIVE, Z95, Settings, analyse
+from .validate import REFERENCE, references, sample_positions
+from .values import HandValues, build, for_model, forget, read_sidecar, sidecar
+
+FIT_SEED = 1001
+"""Positions for fitting come from these games; `bench analysis` measures on others (seed 1)."""
+HANDS = 400
+"""Hands simulated from each score for the hand-value table."""
+
+
+def _path(model) -> Path:
+    return Path(model) if model else default_model_path()
+
+
+def settings_for(model=None, base: Settings = INTERACTIVE, rules: Rules | None = None) -> Settings:
+    """`base` with the model's measured errors, when its sidecar was made for this very model, for the
+    same horizon and leaf (for `rules`: the table's rules when the errors were measured with the table)."""
+    path = _path(model)
+    try:
+        model_id = file_sha256(path)
+    except OSError:
+        return base
+    errors = read_sidecar(path, model_id).get("errors")
+    try:
+        if errors["horizon"] != base.horizon or errors["leaf"] != base.leaf:
+            return base
+        if errors["leaf"] == "table" and for_model(path, model_id, rules or Rules()) is None:
+            return base
+        return replace(base, value_sd=float(errors["value_sd"]), loss_sd=float(errors["loss_sd"]))
+    except (KeyError, TypeError, ValueError):
+        return base
+
+
+def _sampling_sd(low: float, high: float) -> float:
+    return (high - low) / (2 * Z95)
+
+
+FIT_REFERENCE = replace(REFERENCE, worlds=1024, round_worlds=128)
+"""The fit's reference: fewer worlds than the bench's will do, as its sampling variance is subtracted."""
+
+
+def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, progress=None) -> dict:
+    """Measure the error of the interactive settings (with the model's sidecar as it is) against the deep
+    reference on `positions`."""
+    agent = OnnxPolicy(model)
+    quick_settings = replace(INTERACTIVE, budget_s=0, min_worlds=INTERACTIVE.worlds)
+    found = sample_positions(positions, seed, model)
+    quick = [analyse(state, agent, quick_settings, memory=memory) for state, memory in found]
+    truths = references(found, FIT_REFERENCE, model, jobs, progress)
+    value_err, value_var, loss_err, loss_var = [], [], [], []
+    for result, truth in zip(quick, truths, strict=True):
+        deep_best = max(truth.values(), key=lambda m: m.win_pct).action
+        for move in result.moves:
+            deep = truth[move.action]
+            value_err.append(move.win_pct - deep.win_pct)
+            value_var.append(_sampling_sd(*move.ci95) ** 2 + _sampling_sd(*deep.ci95) ** 2)
+            if move.action != result.best.action and move.action != deep_best:
+                loss_err.append(move.loss - deep.loss)
+                loss_var.append(_sampling_sd(*move.loss_ci95) ** 2 + _sampling_sd(*deep.loss_ci95) ** 2)
+    value_err, loss_err = np.array(value_err), np.array(loss_err)
+    return {"horizon": quick_settings.horizon, "leaf": quick[0].leaf if quick else None,
+            "value_sd": round(math.sqrt(max(0.0, float(np.mean(value_err ** 2)) - float(np.mean(value_var)))), 3),
+            "loss_sd": round(math.sqrt(max(0.0, float(np.mean(loss_err ** 2)) - float(np.mean(loss_var)))), 3),
+            "value_bias": round(float(value_err.mean()), 3),
+            "value_mae": round(float(np.abs(value_err).mean()), 3), "positions": len(found),
+            "moves": len(value_err), "seed": seed, "interactive": quick_settings.to_json(),
+            "reference": FIT_REFERENCE.to_json()}
+
+
+def _write(path: Path, data: dict) -> None:
+    text = json.dumps(data, indent=1)
+    text = re.sub(r"\[\s+([^\[\]{}]*?)\s+\]", lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]",
+                  text)  # a list of numbers on one line: the table is 80 lines, not 3,200
+    write_atomic(sidecar(path), text + "\n")
+    forget()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cuarenta_tutor.analysis.calibrate",
+                                     description="Build the model's hand-value table and measure the analysis's "
+                                                 "error, and keep both beside the model.")
+    parser.add_argument("--hands", type=int, default=HANDS, help=f"hands per score for the table (default {HANDS})")
+    parser.add_argument("--positions", type=int, default=60, help="positions to measure the error on (default 60)")
+    parser.add_argument("--seed", type=int, default=FIT_SEED, help=f"seed of their games (default {FIT_SEED})")
+    parser.add_argument("--model", help="ONNX model (default: the shipped one)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the reference (default 1)")
+    args = parser.parse_args(argv)
+    if args.positions < 2 or args.hands < 1:
+        print("--positions must be 2 or more and --hands 1 or more", file=sys.stderr)
+        return 2
+    path = _path(args.model)
+    agent = OnnxPolicy(path)
+    data = dict(read_sidecar(path, agent.model_id))
+    table = data.get("hand_values")
+    if not table or table.get("hands_per_score") != args.hands:
+        print(f"building the hand-value table ({args.hands} hands per score)…", file=sys.stderr)
+        data = {"model_sha256": agent.model_id, "hand_values": build(agent, hands=args.hands).to_json()}
+        _write(path, data)
+    HandValues.from_json(data["hand_values"])  # a damaged table stops here, before the long measurement
+    data["errors"] = fit(args.positions, args.seed, args.model, args.jobs)
+    data["command"] = (f"python -m cuarenta_tutor.analysis.calibrate --hands {args.hands} "
+                       f"--positions {args.positions} --seed {args.seed}")
+    _write(path, data)
+    print(json.dumps(data["errors"]))
+    print(f"wrote {sidecar(path)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

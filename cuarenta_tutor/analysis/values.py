@@ -1,0 +1,153 @@
+"""Provides the hand-value table: each team's chance to win the game from the end of a hand, by the two
+teams' scores and who deals next, for the agent playing itself.
+
+At the end of a hand nothing but the scores and the next dealer is left (every card is shuffled again), so
+a table holds the whole value of such a position. It is built by simulating hands from every score the
+agent reaches (the same greedy playouts as the analysis, playout.py) and solving for the game's end over
+their outcomes (value iteration: scores only rise, but from 30 a hand can leave them as they were). The
+analysis values its playouts there instead of asking the critic, whose error at that point was the largest
+part of the analysis's error.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ..engine import Dealer, Rules
+from ..engine.rules import TARGET_SCORE
+from .playout import Lane, Playouts
+
+
+class HandValues:
+    """P(team 0 wins) from the end of a hand, by (team 0's score, team 1's score, next dealer)."""
+
+    def __init__(self, table: np.ndarray, rules: Rules, hands: int = 0):
+        self.table, self.rules, self.hands = table, rules, hands
+        """`table`: [TARGET_SCORE, TARGET_SCORE, players], NaN where no simulated hand reached;
+        `hands`: hands simulated per score."""
+
+    def win(self, state, team: int) -> float:
+        """`team`'s chance to win from `state`, the end of a hand (awaiting the next hand's first deal)."""
+        a, b = (min(s, TARGET_SCORE - 1) for s in state.scores)
+        p = self.table[a, b, state.dealer]
+        if np.isnan(p):  # a score no simulated hand reached: the nearest one that was
+            known = np.argwhere(~np.isnan(self.table[:, :, state.dealer]))
+            a, b = known[np.argmin(np.abs(known - (a, b)).sum(axis=1))]
+            p = self.table[a, b, state.dealer]
+        return float(p) if team == 0 else 1.0 - float(p)
+
+    def to_json(self) -> dict:
+        """{"rules", "hands_per_score", "win_team0": per next dealer, per team 0's score, per team 1's score,
+        P(team 0 wins) or null where no hand reached}."""
+        return {"rules": self.rules.to_dict(), "hands_per_score": self.hands,
+                "win_team0": [[[None if np.isnan(x) else round(float(x), 4) for x in row] for row in plane]
+                              for plane in self.table.transpose(2, 0, 1)]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> HandValues:
+        table = np.array([[[np.nan if x is None else x for x in row] for row in plane]
+                          for plane in data["win_team0"]], dtype=float).transpose(1, 2, 0)
+        rules = Rules().with_options(**data["rules"])
+        if table.shape != (TARGET_SCORE, TARGET_SCORE, rules.players):
+            raise ValueError(f"a hand-value table is {TARGET_SCORE}x{TARGET_SCORE}x{rules.players}, not "
+                             f"{'x'.join(map(str, table.shape))}")
+        return cls(table, rules, int(data.get("hands_per_score", 0)))
+
+
+def simulate(agent, rules: Rules, starts: list, hands: int, seed: int) -> list[list]:
+    """Per start (scores, dealer), the outcomes of `hands` hands the agent plays against itself: the
+    winning team (an int) or the (scores, next dealer) the hand ended on."""
+    rng = random.Random(seed)
+    lanes = []
+    for k, (scores, dealer) in enumerate(starts):
+        for _ in range(hands):
+            cards = Dealer(rng.randrange(1 << 62))
+            state = cards.start(rules, dealer, scores)[0]
+            lanes.append(Lane(state, cards, k, 0, hand_no=state.hand_no))
+    playouts = Playouts(agent.run, agent.hidden, "hand", leaf=lambda state, team: 0.5)
+    zero = np.zeros((1, 1, agent.hidden), np.float32)
+    playouts.play(lanes, 0, zero, zero)
+    out = [[] for _ in starts]
+    for lane in lanes:
+        s = lane.state
+        out[lane.move].append(s.winner if s.winner >= 0 else (tuple(s.scores), s.dealer))
+    return out
+
+
+def solve(outcomes: dict, players: int) -> np.ndarray:
+    """The table from each start's outcomes ({(scores, dealer): [outcome, ...]}) by value iteration."""
+    table = np.full((TARGET_SCORE, TARGET_SCORE, players), np.nan)
+    for (scores, dealer) in outcomes:
+        table[scores[0], scores[1], dealer] = 0.5
+    for _ in range(10000):
+        change = 0.0
+        for (scores, dealer), results in outcomes.items():
+            total = 0.0
+            for r in results:
+                total += (1.0 - r) if isinstance(r, int) else table[r[0][0], r[0][1], r[1]]
+            new = total / len(results)
+            change = max(change, abs(new - table[scores[0], scores[1], dealer]))
+            table[scores[0], scores[1], dealer] = new
+        if change < 1e-7:
+            break
+    return table
+
+
+def build(agent, rules: Rules | None = None, hands: int = 200, seed: int = 0, batch: int = 40,
+          progress=None) -> HandValues:
+    """Simulate `hands` hands from every score reached from 0-0 (breadth first), then solve."""
+    rules = rules or Rules()
+    outcomes: dict = {}
+    todo = [((0, 0), d) for d in range(rules.players)]
+    seen = set(todo)
+    round_no = 0
+    while todo:
+        chunk, todo = todo[:batch], todo[batch:]
+        results = simulate(agent, rules, chunk, hands, seed * 1_000_003 + round_no)
+        round_no += 1
+        for start, found in zip(chunk, results, strict=True):
+            outcomes[start] = found
+            for r in found:
+                if not isinstance(r, int) and r not in seen:
+                    seen.add(r)
+                    todo.append(r)
+        if progress:
+            progress(len(outcomes), len(outcomes) + len(todo))
+    return HandValues(solve(outcomes, rules.players), rules, hands)
+
+
+def sidecar(model_path) -> Path:
+    """The JSON beside a model that holds what the analysis measured of it (calibrate.py writes it)."""
+    return Path(model_path).with_suffix(".analysis.json")
+
+
+@lru_cache(maxsize=8)
+def read_sidecar(model_path, model_id: str) -> dict:
+    """The model's sidecar, {} if there is none, it is unreadable, or it was made for another model."""
+    try:
+        data = json.loads(sidecar(model_path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) and data.get("model_sha256") == model_id else {}
+
+
+@lru_cache(maxsize=8)
+def for_model(model_path, model_id: str, rules: Rules) -> HandValues | None:
+    """The model's hand-value table for `rules`, or None (no table, a damaged one, or other rules)."""
+    data = read_sidecar(model_path, model_id).get("hand_values")
+    try:
+        values = HandValues.from_json(data) if data else None
+    except (KeyError, TypeError, ValueError):
+        return None
+    return values if values is not None and values.rules == rules else None
+
+
+def forget() -> None:
+    """Read the sidecars again next time (after writing one)."""
+    read_sidecar.cache_clear()
+    for_model.cache_clear()

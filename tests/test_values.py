@@ -1,0 +1,90 @@
+"""The hand-value table: solved exactly on small hand-made outcomes, read back from JSON, simulated with the real
+agent and engine, and used by the analysis at the end of a hand (and only for the rules it was built for)."""
+
+import json
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from cuarenta_tutor.agents.onnx_policy import OnnxPolicy
+from cuarenta_tutor.analysis import Settings, analyse
+from cuarenta_tutor.analysis.values import HandValues, for_model, simulate, solve
+from cuarenta_tutor.engine import Dealer, Rules, apply, initial_state, legal_actions
+from cuarenta_tutor.engine.rules import TARGET_SCORE
+
+
+def test_solve_follows_the_outcomes_to_the_end_of_the_game():
+    outcomes = {((0, 0), 0): [0, ((10, 0), 1)],  # team 0 wins at once, or reaches 10-0 with seat 1 to deal
+                ((10, 0), 1): [0, 1]}
+    table = solve(outcomes, 2)
+    assert table[10, 0, 1] == pytest.approx(0.5) and table[0, 0, 0] == pytest.approx(0.75)
+    assert np.isnan(table[2, 2, 0])  # never reached
+
+
+def test_solve_handles_hands_that_leave_the_scores_as_they_were():
+    # from 30 a hand can score nothing: 30-30 goes back and forth between the dealers
+    outcomes = {((30, 30), 0): [((30, 30), 1), 0], ((30, 30), 1): [((30, 30), 0), 1]}
+    table = solve(outcomes, 2)
+    assert table[30, 30, 0] == pytest.approx(2 / 3) and table[30, 30, 1] == pytest.approx(1 / 3)
+
+
+def test_win_reads_the_table_for_either_team_and_the_nearest_score_reached():
+    table = np.full((TARGET_SCORE, TARGET_SCORE, 2), np.nan)
+    table[10, 4, 1], table[12, 4, 1] = 0.7, 0.8
+    values = HandValues(table, Rules(), hands=3)
+    state = initial_state(Rules(), dealer=1, scores=(10, 4))
+    assert values.win(state, 0) == pytest.approx(0.7) and values.win(state, 1) == pytest.approx(0.3)
+    assert values.win(initial_state(Rules(), 1, (13, 4)), 0) == pytest.approx(0.8)  # 13 was never reached
+    again = HandValues.from_json(json.loads(json.dumps(values.to_json())))
+    assert again.rules == Rules() and again.hands == 3 and np.allclose(again.table, table, equal_nan=True)
+    with pytest.raises(ValueError, match="a hand-value table is 40x40x4, not 40x40x2"):
+        HandValues.from_json({**values.to_json(), "rules": Rules(players=4).to_dict()})
+
+
+def test_simulated_hands_end_at_the_next_hand_or_a_win():
+    agent = OnnxPolicy()
+    starts = [((0, 0), 0), ((36, 20), 1)]
+    first, late = simulate(agent, Rules(), starts, 6, seed=3)
+    assert len(first) == len(late) == 6
+    for outcome in first:  # from 0-0 nobody reaches 40 in one hand without four of a kind
+        if not isinstance(outcome, int):
+            scores, dealer = outcome
+            assert dealer == 1 and min(scores) >= 0 and max(scores) < TARGET_SCORE
+    for outcome in late:
+        assert isinstance(outcome, int) or (outcome[1] == 0 and outcome[0][0] >= 36 and outcome[0][1] >= 20)
+    assert simulate(agent, Rules(), starts, 6, seed=3) == [first, late]  # the same for the same seed
+
+
+def last_plays(seed):
+    """A position with the last two cards of the first hand still to play."""
+    dealer = Dealer(seed)
+    state = dealer.start(Rules(), 0)[0]
+    while state.winner < 0 and (len(state.stock) > 0 or sum(map(len, state.hands)) > 2):
+        state = dealer.play(state, legal_actions(state)[0])[0]
+    return state
+
+
+def test_the_analysis_values_the_end_of_a_hand_with_the_table_for_its_rules_only():
+    agent = OnnxPolicy()
+    quick = Settings(worlds=8, round_worlds=8, min_worlds=8, budget_s=0)
+    table = for_model(agent.path, agent.model_id, Rules())
+    assert table is not None, "the shipped model has its hand-value table"
+    checked = 0
+    for seed in range(12):
+        state = last_plays(seed)
+        if state.winner >= 0:
+            continue
+        result = analyse(state, agent, quick)
+        assert result.leaf == "table"
+        for move in result.moves:  # nothing is hidden now: the hand ends on one of the replies
+            after = apply(state, move.action)[0]
+            ends = [apply(after, a)[0] for a in legal_actions(after)]
+            if after.winner < 0 and all(end.winner < 0 for end in ends):
+                assert any(move.win_pct == pytest.approx(100 * table.win(end, state.turn & 1)) for end in ends)
+                assert move.ci95 == (move.win_pct, move.win_pct)  # every world the same
+                checked += 1
+    assert checked >= 6
+    assert analyse(state, agent, replace(quick, leaf="critic")).leaf == "critic"
+    other = Rules().with_options(carton_cutoff=None)
+    assert for_model(agent.path, agent.model_id, other) is None
