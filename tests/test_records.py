@@ -307,3 +307,12 @@ def test_delete_removes_a_saved_game(tmp_path, finished):
     records.delete(path)
     records.delete(path)
     assert not path.exists()
+
+
+def test_times_read_the_same_on_every_screen():
+    assert records.when_text("2026-11-21T12:00:00") == "2026-11-21 12:00"  # as written, without a zone
+    from datetime import datetime, timezone
+
+    moment = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
+    assert records.when_text(moment.isoformat()) == moment.astimezone().strftime("%Y-%m-%d %H:%M")
+    assert records.when_text("yesterday") == "yesterday"

@@ -149,6 +149,7 @@ async def test_review_steps_and_jumps_to_mistakes_and_survives_a_damaged_file():
         note = review.notes[first]
         shown = str(review.query_one("#move").render())
         assert f"{note.klass}: win {note.win_after:.0f}% ±" in shown and "best was" in shown
+        assert any(suit in shown.split("played")[1].split(")")[0] for suit in "♠♥♦♣")  # 5♦, as in play
         await pilot.press("n")
         if len(marked) > 1:
             assert review.ply == marked[1]

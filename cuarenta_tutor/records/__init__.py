@@ -14,6 +14,7 @@ from .record import (
     replay_events,
     result_text,
     to_json,
+    when_text,
 )
 from .store import (
     DATA_ENV,
@@ -37,5 +38,5 @@ __all__ = [
     "SCHEMA_VERSION", "GameRecord", "ModelRef", "MoveEntry", "RecordError", "Result", "SeatEntry", "from_json",
     "new_record", "replay", "replay_events", "result_text", "to_json", "DATA_ENV", "MAX_BYTES", "GameSummary",
     "data_dir", "delete", "games_dir", "latest_unfinished", "list_games", "load", "mean_accuracy", "save",
-    "summarize", "write_atomic", "load_settings", "save_settings",
+    "summarize", "write_atomic", "load_settings", "save_settings", "when_text",
 ]

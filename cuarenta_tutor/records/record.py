@@ -32,6 +32,16 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+def when_text(iso: str) -> str:
+    """A record's time as the screens show it, in local time: "2026-11-21 12:00" (the text itself if it is not
+    a time)."""
+    try:
+        moment = datetime.fromisoformat(iso)
+    except (TypeError, ValueError):
+        return str(iso)
+    return (moment.astimezone() if moment.tzinfo else moment).strftime("%Y-%m-%d %H:%M")
+
+
 def _deck_strings(deck) -> list[str]:
     return [card_str(c, ascii_only=True) for c in deck]
 

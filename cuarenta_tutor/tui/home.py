@@ -93,7 +93,7 @@ class HomeScreen(Screen):
         menu.add_option(Option("New game  (n)", id="new"))
         self.unfinished = next((g for g in games if not g.finished), None)
         if self.unfinished:
-            menu.add_option(Option(f"Continue unfinished game from {self.unfinished.created[:16]}  (c)",
+            menu.add_option(Option(f"Continue unfinished game from {records.when_text(self.unfinished.created)}  (c)",
                                    id="continue"))
         menu.add_option(Option("Review saved games  (r)", id="review"))
         menu.add_option(Option("Lessons  (l)", id="lessons"))

@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Footer, ProgressBar, Sparkline, Static
 
 from .. import coach, records
 from ..agents.onnx_policy import OnnxPolicy
-from ..engine import Rules
+from ..engine import Rules, card_str, parse_card
 from ..narrator import Narrator
 from .widgets import cards_text, move_name
 
@@ -58,7 +58,7 @@ class ReviewList(Screen):
         table = self.query_one(DataTable)
         for g in games:
             acc = "-" if g.accuracy is None else f"{g.accuracy:.0f}%"
-            table.add_row(g.created[:16].replace("T", " "), g.result, acc, g.rules_preset or "custom",
+            table.add_row(records.when_text(g.created), g.result, acc, g.rules_preset or "custom",
                           (g.model or "-")[:8])
         self.query_one("#problems", Static).update(
             "\n".join(f"Skipped: {p}" for p in problems[:5]) or ("" if games else "No saved games yet."))
@@ -139,7 +139,7 @@ class ReviewGame(Screen):
         acc = coach.game_accuracy(mine)
         per_hand = self.hand_accuracy()
         who = "Your" if self.human == self.record.human_seat else f"{self.record.seats[self.human].name}'s"
-        text = Text(f"Review: {self.record.created[:16].replace('T', ' ')} · rules {self.record.rules_preset} · "
+        text = Text(f"Review: {records.when_text(self.record.created)} · rules {self.record.rules_preset} · "
                     f"model {self.record.model.id[:8] if self.record.model else '?'}\n", style="bold")
         text.append(f"{who} accuracy: {coach.percent(acc)}   by hand: " +
                     ", ".join(f"{i + 1}: {coach.percent(a)}" for i, a in per_hand))
@@ -237,7 +237,8 @@ class ReviewGame(Screen):
             self.query_one("#move", Static).update("End of the game.")
             return
         move = self.record.moves[self.ply]
-        line = Text(f"{self.who(move.seat)} played {move_name(state, move.action)} ({move.card})", style="bold")
+        line = Text(f"{self.who(move.seat)} played {move_name(state, move.action)} "
+                    f"({card_str(parse_card(move.card))})", style="bold")
         notes = self.narrator.notes(self.events[self.ply + 1])
         if notes:
             line.append("  · " + "; ".join(notes))
