@@ -139,13 +139,10 @@ def run_tutor(command: str, args) -> int:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     if command == "review" and args.text:
         return review_text(args)
-    if command == "play":
-        from .engine import PRESETS
-
-        if args.rules not in PRESETS:
-            print(f"cuarenta-tutor play: unknown rules preset {args.rules!r}; choose one of: "
-                  f"{', '.join(PRESETS)}", file=sys.stderr)
-            return 2
+    problem = preflight(command, args)
+    if problem:
+        print(f"cuarenta-tutor {command}: {problem}", file=sys.stderr)
+        return 2
     try:
         from .tui import make_app
 
@@ -159,6 +156,28 @@ def run_tutor(command: str, args) -> int:
         print(f"cuarenta-tutor: {err}", file=sys.stderr)
         return 1
     return 0
+
+
+def preflight(command: str, args) -> str | None:
+    """What stops the app before it opens (a bad flag, model or game file), in one line; None if nothing."""
+    from . import records
+    from .agents.onnx_contract import ModelError
+    from .engine import PRESETS
+
+    if command == "play" and args.rules not in PRESETS:
+        return f"unknown rules preset {args.rules!r}; choose one of: {', '.join(PRESETS)}"
+    try:
+        if getattr(args, "model", None):
+            from .agents.onnx_policy import load_session
+
+            load_session(args.model)
+        if command == "review" and args.game:
+            from .coach import reviewed_seats
+
+            reviewed_seats(records.load(args.game), args.seat)
+    except (ModelError, records.RecordError, OSError, ValueError) as err:
+        return str(err)
+    return None
 
 
 def review_text(args) -> int:

@@ -44,6 +44,19 @@ def test_bad_rules_preset_is_refused_before_the_app_opens():
     assert out.returncode == 2 and "unknown rules preset" in out.stderr
 
 
+def test_a_missing_game_or_a_bad_model_is_refused_in_one_line_before_the_app_opens(tmp_path):
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model")
+    for args, words in ((("review", str(tmp_path / "missing.json")), "missing.json"),
+                        (("play", "--model", str(tmp_path / "nowhere.onnx")), "model file not found"),
+                        (("play", "--model", str(bad)), "damaged or truncated"),
+                        (("review", "--model", str(bad)), "damaged or truncated")):
+        out = cli(*args)
+        assert out.returncode == 2 and words in out.stderr, (args, out.stderr)
+        assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
+        assert out.stderr.startswith(f"cuarenta-tutor {args[0]}: ")
+
+
 def test_review_text_of_a_damaged_file_says_so(tmp_path):
     bad = tmp_path / "game.json"
     bad.write_text("{ truncated")
