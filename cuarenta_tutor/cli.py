@@ -31,9 +31,10 @@ def build_parser() -> argparse.ArgumentParser:
     analyse = sub.add_parser("analyse", help="analyse the positions of a saved game in sampled worlds",
                              description="Every legal move of a position valued from the mover's view: the "
                                          "cards it cannot see are redrawn in sampled worlds, every move is "
-                                         "played in the same worlds and continued by the agent through the "
-                                         "next hand; win %% with a 95%% interval, loss against the best move, "
-                                         "the chance of a caída or limpia in reply.")
+                                         "played in the same worlds and continued by the agent to the end of "
+                                         "the hand, valued there by the model's hand-value table; win %% with "
+                                         "a 95%% interval, loss against the best move, the chance of a caída "
+                                         "or limpia in reply.")
     analyse.add_argument("game", help="a saved game file")
     analyse.add_argument("--ply", type=int, help="only the position before move N (1 = the first move)")
     analyse.add_argument("--seat", type=int, help="the seat whose moves to analyse (default: the person's, or all)")
@@ -214,8 +215,7 @@ def review_text(args) -> int:
             print(f"Reviewed {len(annotations)} moves on the analysis; saved in {args.game}")
             for line in changes:
                 print(f"  changed: {line}")
-        annotations = [coach.Annotation.from_dict(m.annotation) for m in record.moves
-                       if m.annotation and m.seat in seats]
+        annotations = [note for m in record.moves if m.seat in seats and (note := coach.read(m.annotation))]
         print(coach.format_review(record, annotations))
     except (records.RecordError, ModelError, OSError, ValueError) as err:
         print(f"cuarenta-tutor review: {err}", file=sys.stderr)

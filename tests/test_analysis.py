@@ -182,3 +182,12 @@ def test_the_shipped_model_has_its_hand_values_and_measured_errors_beside_it():
         assert values.table[30, 10, dealer] > values.table[20, 10, dealer] > values.table[10, 10, dealer]
     # other rules have no table, and the errors measured with one do not apply to them
     assert settings_for(None, rules=Rules().with_options(carton_cutoff=None)).value_sd == 0
+
+
+def test_the_model_error_is_the_least_that_makes_95_percent_of_the_intervals_hold():
+    from cuarenta_tutor.analysis.calibrate import covering_sd
+
+    assert covering_sd([0.5] * 20, [1.0] * 20) == 0.0  # sampling explains them all
+    # half the moves are exact (nothing hidden, no sampling error) yet miss by 3 points: 3 / 1.96 is needed
+    assert covering_sd([3.0] * 10 + [0.0] * 10, [0.0] * 20) == pytest.approx(3 / 1.959964, abs=1e-6)
+    assert covering_sd([3.0] + [0.0] * 19, [0.0] * 20) == 0.0  # one miss in twenty is the 5% allowed

@@ -324,3 +324,19 @@ def test_review_without_a_human_annotates_every_seat_and_a_seat_when_asked():
         coach.reviewed_seats(record, 2)
     text = format_review(record, notes)
     assert "  Ana: " in text and "  Bot: " in text
+
+
+def test_an_unreadable_annotation_is_made_again_by_a_review_not_fatal(annotated_game, tmp_path):
+    record, made = annotated_game
+    path = records.save(record, tmp_path)
+    data = json.loads(path.read_text())
+    ply = made[0].ply
+    data["moves"][ply]["annotation"]["win_after"] = float("nan")  # edited by hand, or a model gone wrong
+    path.write_text(json.dumps(data))
+    loaded = records.load(path)
+    assert coach.read(loaded.moves[ply].annotation) is None
+    assert not coach.is_current(loaded.moves[ply].annotation, file_sha256(MODEL), SMALL)
+    (summary,), problems = records.list_games(tmp_path, accuracy=coach.summary_accuracy)
+    assert summary.accuracy is None and not problems  # listed, without a figure
+    coach.store(loaded, coach.review(loaded, MODEL, SMALL, plies=[ply]), [1])
+    assert coach.is_current(loaded.moves[ply].annotation, file_sha256(MODEL), SMALL)

@@ -35,12 +35,12 @@ class Settings:
     """Worlds per round (the budget is checked between rounds)."""
     min_worlds: int = 64
     """Worlds before the analysis may stop because the best move is clear."""
-    budget_s: float = 0.8
+    budget_s: float = 0.75
     """Time budget in seconds (0: no limit, all `worlds`)."""
     horizon: str = "hand"
-    """Where playouts stop: "deal" (after the next deal), "hand" (after the next hand's first deal: closer
-    to the reference than "deal" on `bench analysis`, at about three times the cost), or "game" (the real
-    result)."""
+    """Where playouts stop: "deal" (after the next deal, valued by the critic), "hand" (the end of the hand,
+    valued by `leaf`), or "game" (the real result). The end of the hand with the table is the closest to the
+    deep reference for its cost (README, Measured)."""
     leaf: str = "table"
     """How the "hand" horizon is valued: "table" (the model's hand-value table, values.py, where it has one
     for the rules; else the critic) or "critic"."""

@@ -24,6 +24,7 @@ from .review import (
     margin_text,
     percent,
     provenance_lines,
+    read,
     review,
     review_settings,
     reviewed_seats,
@@ -33,4 +34,4 @@ from .review import (
 __all__ = ["CLASSES", "PRESETS", "Annotation", "MoveHint", "accuracy_by_group", "annotate", "classify",
            "from_analysis", "game_accuracy", "hints", "summary_accuracy", "Hint", "quick_hints", "refined_hints",
            "REVIEW", "decisions", "format_review", "is_current", "loss_text", "margin_text", "percent",
-           "provenance_lines", "review", "review_settings", "reviewed_seats", "store"]
+           "provenance_lines", "read", "review", "review_settings", "reviewed_seats", "store"]

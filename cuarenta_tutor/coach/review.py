@@ -41,11 +41,20 @@ def decisions(record: GameRecord, seats) -> list[int]:
     return [i for i, m in enumerate(record.moves) if m.seat in seats and len(legal_actions(states[i])) > 1]
 
 
+def read(annotation: dict | None) -> Annotation | None:
+    """A stored annotation, or None when there is none or it cannot be read (edited, NaN): a review then
+    makes it again instead of failing."""
+    try:
+        return Annotation.from_dict(annotation) if annotation else None
+    except ValueError:
+        return None
+
+
 def is_current(annotation: dict | None, model_id: str, settings: Settings) -> bool:
-    """Whether a stored annotation came from the analysis with this model and these settings."""
-    provenance = (annotation or {}).get("provenance") or {}
-    return (provenance.get("method") == "analysis" and provenance.get("model") == model_id
-            and provenance.get("settings") == settings.to_json())
+    """Whether a stored annotation is readable and came from the analysis with this model and these settings."""
+    note = read(annotation)
+    return (note is not None and note.method == "analysis" and note.model_id == model_id
+            and note.provenance.get("settings") == settings.to_json())
 
 
 def review(record: GameRecord, model=None, settings: Settings | None = None, seats=None, preset: str = "standard",
@@ -71,10 +80,9 @@ def store(record: GameRecord, annotations, seats) -> list[str]:
     for ply, move in enumerate(record.moves):
         if move.seat not in seats or (ply in chosen and ply not in new):
             continue
-        old = move.annotation
+        before = read(move.annotation)
         note = new.get(ply)
-        if old and note:
-            before = Annotation.from_dict(old)
+        if before and note:
             if before.klass != note.klass and {before.klass, note.klass} & set(ERRORS):
                 how = "" if before.method == note.method else f" ({before.method})"
                 lines.append(f"move {ply + 1} ({names.get(move.seat, move.seat)}, {note.name}): was "

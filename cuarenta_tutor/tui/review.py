@@ -116,8 +116,7 @@ class ReviewGame(Screen):
         self.read_notes()
 
     def read_notes(self) -> None:
-        self.notes = [coach.Annotation.from_dict(m.annotation) if m.annotation and m.seat in self.seats else None
-                      for m in self.record.moves]
+        self.notes = [coach.read(m.annotation) if m.seat in self.seats else None for m in self.record.moves]
 
     def compose(self) -> ComposeResult:
         yield Static(id="summary")
