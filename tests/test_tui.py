@@ -11,7 +11,7 @@ from cuarenta_tutor.tui import make_app
 from cuarenta_tutor.tui.home import HomeScreen
 from cuarenta_tutor.tui.play import CaptureChoice, Notice, PlayScreen
 from cuarenta_tutor.tui.review import ReviewGame, ReviewList
-from cuarenta_tutor.tui.widgets import HintsPanel
+from cuarenta_tutor.tui.widgets import AgentPanel, HintsPanel
 
 SIZE = (80, 24)
 SMALL = Settings(worlds=16, round_worlds=16, min_worlds=16, budget_s=0)
@@ -99,6 +99,8 @@ async def test_resume_after_closing_mid_game():
         await settle(pilot, app)
         assert isinstance(app.screen, PlayScreen)
         assert app.screen.session.state == state and len(app.screen.session.record.moves) == played
+        agent = str(app.screen.query_one(AgentPanel).render())  # not "waiting for its first move"
+        assert "Agent played" in agent and "before you left" in agent
 
 
 def worst_game(seed=21):

@@ -29,7 +29,7 @@ from ..engine import (
     preset_name,
     rank_of,
 )
-from ..narrator import Narrator
+from ..narrator import Narrator, move_name
 from .table import Table
 
 HUMAN, AGENT = 0, 1
@@ -66,6 +66,8 @@ class GameSession:
         """The analysis's settings for hints and warnings (with the model's measured errors, if fitted)."""
         self.win_history: list[float] = []
         self.last: MoveReport | None = None
+        self.agent_last: tuple | None = None
+        """(state before, Decision or None, name) of the agent's last move when the game was resumed."""
 
     @classmethod
     def new(cls, rules_name: str = "standard", seed: int | None = None, dealer: int | None = None,
@@ -92,9 +94,12 @@ class GameSession:
         session = cls(record, model_path, folder)
         session.table.start(record.first_dealer)
         for move in record.moves:
-            session.table.play(move.action, card=parse_card(move.card))
-            if move.annotation:
-                session.win_history.append(move.annotation["win_after"])
+            step = session.table.play(move.action, card=parse_card(move.card))
+            note = coach.read(move.annotation)
+            if note is not None:
+                session.win_history.append(note.win_after)
+            if move.seat == AGENT:
+                session.agent_last = (step.before, None, move_name(step.before, move.action))
         return session
 
     @property

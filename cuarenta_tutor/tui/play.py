@@ -135,6 +135,8 @@ class PlayScreen(Screen):
 
     def on_mount(self) -> None:
         self.show_notes(self.session.last.callouts if self.session.last else [])
+        if self.session.agent_last:  # a resumed game: the agent's last move, without its numbers
+            self.query_one(AgentPanel).move = self.session.agent_last
         self.state = self.session.state
         self.continue_game()
 

@@ -120,6 +120,10 @@ class AgentPanel(Static):
         state_before, decision, played = move
         t = Text("Agent played ", style="bold")
         t.append(played, style="bold magenta")
+        if decision is None:  # a resumed game: the move is in the record, its probabilities are not
+            t.append("\n  (before you left; its numbers show again from its next move)", style="dim")
+            self.update(t)
+            return
         if decision.value is not None:
             t.append(f"   agent win {100 * decision.value:.0f}%")
         t.append("\n  ")
