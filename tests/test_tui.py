@@ -218,3 +218,27 @@ def test_review_text_prints_the_annotated_game(capsys):
     assert f"  {session.record.seats[1].name}: " in out and "You (you): " not in out
     assert main(["review", str(path), "--text", "--seat", "3"]) == 2
     assert "seat 3 is not at this table" in capsys.readouterr().err
+
+
+async def test_the_new_game_dialog_labels_its_fields_and_says_what_each_preset_is():
+    from textual.widgets import Label, Select
+
+    from cuarenta_tutor.engine import PRESET_NOTES, PRESETS
+    from cuarenta_tutor.tui.home import NewGame
+
+    assert set(PRESET_NOTES) == set(PRESETS)
+    app = make_app(agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("n")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, NewGame)
+        labels = [str(label.render()) for label in dialog.query(Label)]
+        assert "Rules" in labels and "Who deals first" in labels and any(x.startswith("Seed") for x in labels)
+        for name in PRESETS:
+            dialog.query_one("#rules", Select).value = name
+            await pilot.pause()
+            assert str(dialog.query_one("#rules-note").render()) == PRESET_NOTES[name]
+        start = dialog.query_one("#start")
+        assert start.region.bottom <= SIZE[1]  # the whole dialog fits at 80x24

@@ -116,6 +116,15 @@ PRESETS: dict[str, dict] = {
 }
 """The presets of RULES.md §11, as overrides of the defaults."""
 
+PRESET_NOTES: dict[str, str] = {
+    "standard": "the usual Ecuadorian rules: ronda 2, caída y limpia 4; from 30 no cartón or ronda, at 38 no limpia",
+    "pagat": "pagat.com's version: ronda 4, and cartón counts at any score",
+    "agent_dory": "Agent Dory's version: rondas and the ronda-caída bonus count up to 38",
+    "quito_todo_dos": "'todo dos': a caída y limpia scores 2, no ronda-caída bonus, sums of two cards only, "
+                      "four of a kind scores 2",
+}
+"""One line per preset, for the places a person chooses one."""
+
 
 def preset(name: str, players: int = 2, **overrides) -> Rules:
     """The rules of a named preset, optionally for 4 players or with other overrides."""

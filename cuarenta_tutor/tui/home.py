@@ -12,7 +12,7 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Select, St
 from textual.widgets.option_list import Option
 
 from .. import records
-from ..engine import PRESETS
+from ..engine import PRESET_NOTES, PRESETS
 
 BANNER = "Cuarenta Tutor\nLearn and play Ecuador's fishing card game against a coaching agent."
 
@@ -25,11 +25,19 @@ class NewGame(ModalScreen[dict | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label("New game against the agent")
+            yield Label("Rules")
             yield Select([(name, name) for name in PRESETS], value="standard", allow_blank=False, id="rules")
+            yield Static(PRESET_NOTES["standard"], id="rules-note")
+            yield Label("Who deals first")
             yield Select([("dealer drawn at random", "random"), ("you deal first", "0"),
                           ("the agent deals first", "1")], value="random", allow_blank=False, id="dealer")
-            yield Input(placeholder="seed (optional, a whole number)", id="seed", type="integer")
+            yield Label("Seed (the same seed deals the same cards)")
+            yield Input(placeholder="optional, a whole number", id="seed", type="integer")
             yield Button("Start", variant="primary", id="start")
+
+    @on(Select.Changed, "#rules")
+    def rules_chosen(self, event: Select.Changed) -> None:
+        self.query_one("#rules-note", Static).update(PRESET_NOTES.get(str(event.value), ""))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.start()
