@@ -113,3 +113,22 @@ def test_python_m_runs_the_same_command_line():
     out = subprocess.run([sys.executable, "-m", "cuarenta_tutor", "arena", "greedy", "zorro"], capture_output=True,
                          text=True, check=False, timeout=60, stdin=subprocess.DEVNULL)
     assert out.returncode == 2 and "unknown policy" in out.stderr
+
+
+def test_every_option_of_every_command_has_help():
+    import argparse
+
+    from cuarenta_tutor.cli import build_parser
+
+    missing = []
+
+    def walk(parser, path):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, [*path, name])
+            elif not action.help and action.dest != "help":
+                missing.append(" ".join([*path, action.dest]))
+
+    walk(build_parser(), ["cuarenta-tutor"])
+    assert not missing, f"options without help: {', '.join(missing)}"
