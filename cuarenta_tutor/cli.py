@@ -43,7 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--model", help="ONNX model (default: the shipped one)")
     analyse.add_argument("--json", action="store_true", help="one JSON object per position, one per line")
     arena = sub.add_parser("arena", help="duplicate-deal match between two policies",
-                           description="Policies: random, greedy, expert, search[:N] (N sampled deals).")
+                           description="Policies: random, greedy, expert, search[:N] (N sampled worlds), "
+                                       "onnx[:PATH][@temp=T] (the shipped model, or the ONNX file at PATH; "
+                                       "T > 0 samples its moves at that temperature).")
     arena.add_argument("a", help="policy A (the one reported on)")
     arena.add_argument("b", help="policy B")
     arena.add_argument("--games", type=int, default=200, help="games to play, even (default 200)")

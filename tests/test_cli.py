@@ -115,6 +115,12 @@ def test_python_m_runs_the_same_command_line():
     assert out.returncode == 2 and "unknown policy" in out.stderr
 
 
+def test_arena_help_names_every_policy_spec():
+    out = cli("arena", "--help")
+    for spec in ("random", "greedy", "expert", "search[:N]", "onnx[:PATH][@temp=T]"):
+        assert spec in out.stdout.replace("\n", " ").replace("  ", " ")
+
+
 def test_every_option_of_every_command_has_help():
     import argparse
 
