@@ -1,4 +1,4 @@
-"""Pictures of the app at 80x24 (pytest-textual-snapshot): home, play with hints, review.
+"""Pictures of the app at 80x24 (pytest-textual-snapshot): home, new game, play with hints, review, a lesson.
 
 After a deliberate change (or a new shipped model), look at the report, then refresh them with
 `python -m pytest tests/test_snapshots.py --snapshot-update`.
@@ -60,3 +60,23 @@ def test_review(snap_compare):
 
     app = make_app(start="review", game=str(path), agent_delay=0, review=Settings(worlds=32, min_worlds=32, budget_s=0))
     assert snap_compare(app, terminal_size=SIZE, run_before=before)
+
+
+def test_new_game_dialog(snap_compare):
+    async def before(pilot):
+        await wait(pilot)
+        await pilot.press("n")
+        await wait(pilot)
+
+    assert snap_compare(make_app(agent_delay=0), terminal_size=SIZE, run_before=before)
+
+
+def test_lesson_at_its_position(snap_compare):
+    async def before(pilot):
+        await wait(pilot)
+        await pilot.press("enter")
+        await wait(pilot)
+        await pilot.press("m")
+        await wait(pilot)
+
+    assert snap_compare(make_app(start="lessons", agent_delay=0), terminal_size=SIZE, run_before=before)

@@ -70,3 +70,23 @@ async def test_from_the_first_to_the_last_rules_lesson_then_a_first_game():
         await pilot.press("g")
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)
+
+
+async def test_at_80x24_the_lesson_says_how_to_reach_its_position_and_shows_the_feedback():
+    first = lesson_data.load_lessons()[0]
+    app = make_app(start="lessons", agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        view = app.screen
+        scroller = view.query_one("#lesson")
+        moves = view.query_one("#moves")
+        assert "m jumps to the position" in str(view.query_one("#lesson-keys").render())
+        assert not scroller.region.contains_region(moves.region)  # the text fills the screen first
+        await pilot.press("m")
+        await settle(pilot)
+        assert scroller.region.contains_region(moves.region)  # every move in sight
+        await pilot.press(key_of(view, first.positions[0].answer))
+        await settle(pilot)
+        assert scroller.region.contains_region(view.query_one("#feedback").region)

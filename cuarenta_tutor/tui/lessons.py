@@ -65,7 +65,8 @@ class LessonView(Screen):
     BINDINGS = [Binding(str(i), f"pick({i})", f"Move {i}", show=i == 1) for i in range(1, 10)] + [
         Binding("right", "position(1)", "Next position"), Binding("left", "position(-1)", "Previous position"),
         Binding("n", "lesson(1)", "Next lesson"), Binding("p", "lesson(-1)", "Previous lesson"),
-        Binding("g", "first_game", "Play a game", show=False), Binding("escape", "app.pop_screen", "Lessons")]
+        Binding("m", "to_position", "Position"), Binding("g", "first_game", "Play a game", show=False),
+        Binding("escape", "app.pop_screen", "Lessons")]
 
     def __init__(self, lessons, index: int):
         super().__init__()
@@ -77,6 +78,7 @@ class LessonView(Screen):
         return self.lessons[self.index]
 
     def compose(self) -> ComposeResult:
+        yield Static("↓ / PgDn read on · m jumps to the position and your moves · 1-9 pick a move", id="lesson-keys")
         with VerticalScroll(id="lesson"):
             yield Markdown(id="text")
             yield Static(id="position")
@@ -86,6 +88,11 @@ class LessonView(Screen):
 
     def on_mount(self) -> None:
         self.show_lesson()
+        self.query_one("#lesson", VerticalScroll).focus()  # the arrows and PgDn scroll the lesson
+
+    def action_to_position(self) -> None:
+        """Scroll the position and the moves into view (at 80x24 the lesson's text fills the screen)."""
+        self.query_one("#position", Static).scroll_visible(top=True, animate=False)
 
     def show_lesson(self) -> None:
         lesson = self.lesson
@@ -142,6 +149,7 @@ class LessonView(Screen):
             progress.mark(self.lesson.id, position.id)
             lesson_data.save_progress(progress)
         self.show_position()
+        self.call_after_refresh(self.query_one("#feedback", Static).scroll_visible, animate=False)
 
     def action_position(self, delta: int) -> None:
         count = len(self.lesson.positions)
