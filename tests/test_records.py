@@ -316,3 +316,17 @@ def test_times_read_the_same_on_every_screen():
     moment = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
     assert records.when_text(moment.isoformat()) == moment.astimezone().strftime("%Y-%m-%d %H:%M")
     assert records.when_text("yesterday") == "yesterday"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing")
+def test_a_fifo_or_a_folder_named_like_a_record_is_skipped_not_read(tmp_path, finished):
+    finished, _ = finished
+    records.save(finished, tmp_path)
+    os.mkfifo(tmp_path / "pipe.json")  # reading it would wait for a writer forever
+    (tmp_path / "folder.json").mkdir()
+    games, problems = records.list_games(tmp_path)
+    assert [g.game_id for g in games] == [finished.game_id]
+    assert sorted(p.split(" is not a regular file")[0] for p in problems) == \
+        sorted(str(tmp_path / n) for n in ("folder.json", "pipe.json"))
+    with pytest.raises(records.RecordError, match="not a regular file"):
+        records.load(tmp_path / "pipe.json")

@@ -73,6 +73,8 @@ def load(path) -> GameRecord:
     path = Path(path)
     leave = "move it out of the games folder"
     try:
+        if path.exists() and not path.is_file():  # a folder, a FIFO, a device: reading it could hang
+            raise RecordError(f"{path} is not a regular file, so not a Cuarenta game record; {leave}")
         if path.stat().st_size > MAX_BYTES:
             raise RecordError(f"{path} is too large to be a Cuarenta game record; {leave}")
         data = json.loads(path.read_bytes().decode("utf-8"))
