@@ -330,3 +330,16 @@ def test_a_fifo_or_a_folder_named_like_a_record_is_skipped_not_read(tmp_path, fi
         sorted(str(tmp_path / n) for n in ("folder.json", "pipe.json"))
     with pytest.raises(records.RecordError, match="not a regular file"):
         records.load(tmp_path / "pipe.json")
+
+
+def test_names_read_from_a_file_lose_their_control_characters(tmp_path, finished):
+    record, _ = finished
+    data = records.to_json(record)
+    data["seats"][1]["name"] = "Bot\x1b[2J\x07\u202e"  # clear the screen, ring, reverse the text
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data))
+    loaded = records.load(path)
+    assert loaded.seats[1].name == "Bot[2J"
+    from cuarenta_tutor.coach import format_review
+
+    assert "\x1b" not in format_review(loaded, []) and "\x07" not in records.result_text(loaded)

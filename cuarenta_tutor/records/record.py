@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import unicodedata
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 
@@ -30,6 +31,11 @@ class RecordError(ValueError):
 def now() -> str:
     """The current time as the records write it (UTC, ISO 8601, seconds)."""
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def printable(text: str) -> str:
+    """`text` without control characters (a name read from a file must not drive the terminal)."""
+    return "".join(c for c in text if unicodedata.category(c)[0] != "C")
 
 
 def when_text(iso: str) -> str:
@@ -245,7 +251,8 @@ def from_json(data, source: str = "the record") -> GameRecord:
     model = d["model"] and ModelRef(d["model"]["id"], d["model"]["path"])
     return GameRecord(version, d["game_id"], d["created"], d["updated"], Rules().with_options(**d["rules"]).to_dict(),
                       d["rules_preset"], d["seed"], d["first_dealer"], [list(x) for x in d["decks"]],
-                      [SeatEntry(s["seat"], s["player"], s["name"]) for s in d["seats"]], d["human_seat"], model,
+                      [SeatEntry(s["seat"], printable(s["player"]), printable(s["name"])) for s in d["seats"]],
+                      d["human_seat"], model,
                       moves, result)
 
 
