@@ -166,7 +166,10 @@ def run_tutor(command: str, args) -> int:
 
 
 def preflight(command: str, args) -> str | None:
-    """What stops the app before it opens (a bad flag, model or game file), in one line; None if nothing."""
+    """What stops the app before it opens (a bad flag, model, game file or data folder), in one line; None if
+    nothing."""
+    import os
+
     from . import records
     from .agents.onnx_contract import ModelError
     from .engine import PRESETS
@@ -174,15 +177,22 @@ def preflight(command: str, args) -> str | None:
     if command == "play" and args.rules not in PRESETS:
         return f"unknown rules preset {args.rules!r}; choose one of: {', '.join(PRESETS)}"
     try:
-        if getattr(args, "model", None):
-            from .agents.onnx_policy import load_session
+        if command in ("home", "play", "review"):
+            from .agents.onnx_policy import default_model_path, load_session
 
-            load_session(args.model)
+            load_session(getattr(args, "model", None) or default_model_path())
+        if command in ("home", "play"):
+            folder = records.games_dir()  # games are saved after every move: the folder must take them
+            if not os.access(folder, os.W_OK):
+                return f"the games folder {folder} is not writable; fix its permissions or set {records.DATA_ENV}"
         if command == "review" and args.game:
             from .coach import reviewed_seats
 
             reviewed_seats(records.load(args.game), args.seat)
-    except (ModelError, records.RecordError, OSError, ValueError) as err:
+    except OSError as err:
+        return f"{err.filename or 'the user data folder'}: {err.strerror or err}; set {records.DATA_ENV} to a " \
+               f"folder you can write, or fix this one"
+    except (ModelError, records.RecordError, ValueError) as err:
         return str(err)
     return None
 

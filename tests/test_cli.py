@@ -57,6 +57,19 @@ def test_a_missing_game_or_a_bad_model_is_refused_in_one_line_before_the_app_ope
         assert out.stderr.startswith(f"cuarenta-tutor {args[0]}: ")
 
 
+def test_a_data_folder_that_cannot_be_made_is_refused_in_one_line(tmp_path):
+    import os
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    env = {**os.environ, "CUARENTA_TUTOR_HOME": str(blocker / "home")}
+    out = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "play"], capture_output=True, text=True,
+                         check=False, timeout=120, stdin=subprocess.DEVNULL, env=env)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.startswith("cuarenta-tutor play: ") and "CUARENTA_TUTOR_HOME" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
 def test_review_text_of_a_damaged_file_says_so(tmp_path):
     bad = tmp_path / "game.json"
     bad.write_text("{ truncated")
