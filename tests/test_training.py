@@ -103,6 +103,26 @@ def test_damaged_and_mismatched_models_are_refused_clearly(tiny_model, tmp_path)
     onnx.save(m, str(old))
     with pytest.raises(ModelError, match="re-export"):
         OnnxPolicy(old)
+    m = onnx.load(str(model))
+    for prop in m.metadata_props:
+        if prop.key == "hidden_size":
+            prop.value = "100000000"  # would ask for gigabytes of memory
+    huge = tmp_path / "huge.onnx"
+    onnx.save(m, str(huge))
+    with pytest.raises(ModelError, match="says its hidden_size is 100000000, but its graph takes"):
+        OnnxPolicy(huge)
+    import numpy as np
+    from onnx import numpy_helper
+
+    m = onnx.load(str(model))
+    weights = next(t for t in m.graph.initializer if t.name.endswith("critic.bias"))  # the value turns NaN
+    nan = numpy_helper.to_array(weights).copy()
+    nan.flat[:] = np.nan
+    weights.CopyFrom(numpy_helper.from_array(nan, weights.name))
+    poisoned = tmp_path / "nan.onnx"
+    onnx.save(m, str(poisoned))
+    with pytest.raises(ModelError, match="non-finite numbers"):
+        OnnxPolicy(poisoned)
 
 
 def test_playing_needs_no_torch(tiny_model):

@@ -54,10 +54,35 @@ def load_session(path):
         raise ModelError(f"{path} is not a usable ONNX model (damaged or truncated?): "
                          f"{str(err).splitlines()[0][:200]}. Replace it with the shipped one, or {REEXPORT}") from None
     hidden = check_metadata(session.get_modelmeta().custom_metadata_map, str(path))
-    names = [i.name for i in session.get_inputs()]
+    inputs = session.get_inputs()
+    names = [i.name for i in inputs]
     if names != ["obs", "mask", "h", "c"]:
         raise ModelError(f"{path} has inputs {names}, expected obs, mask, h, c; {REEXPORT}")
+    graph_hidden = inputs[2].shape[-1]
+    if not 0 < hidden <= MAX_HIDDEN or (isinstance(graph_hidden, int) and graph_hidden != hidden):
+        raise ModelError(f"{path} says its hidden_size is {hidden}, but its graph takes {graph_hidden}; {REEXPORT}")
+    check_outputs(session, hidden, path)
     return session, hidden
+
+
+MAX_HIDDEN = 4096
+"""The largest LSTM memory a model may ask for (the shipped one has 128)."""
+
+
+def check_outputs(session, hidden: int, path) -> None:
+    """One step on an empty observation: the outputs must have the contract's shapes and be finite numbers."""
+    obs = np.zeros((2, OBS_SIZE), np.float32)
+    mask = np.ones((2, N_ACTIONS), dtype=bool)
+    zero = np.zeros((1, 2, hidden), np.float32)
+    try:
+        probs, value, h, c = session.run(None, {"obs": obs, "mask": mask, "h": zero, "c": zero})
+    except Exception as err:  # onnxruntime's own exception types
+        raise ModelError(f"{path} does not run: {str(err).splitlines()[0][:200]}; {REEXPORT}") from None
+    if probs.shape != (2, N_ACTIONS) or value.shape != (2,) or h.shape != (1, 2, hidden):
+        raise ModelError(f"{path} gives outputs of the wrong shape ({probs.shape}, {value.shape}, {h.shape}); "
+                         f"{REEXPORT}")
+    if not all(np.isfinite(x).all() for x in (probs, value, h, c)):
+        raise ModelError(f"{path} gives non-finite numbers (NaN or infinity): its weights are damaged; {REEXPORT}")
 
 
 class OnnxPolicy(BasePolicy):
@@ -88,12 +113,16 @@ class OnnxPolicy(BasePolicy):
         return self.session.run(None, {"obs": obs, "mask": mask, "h": h, "c": c})
 
     def observe(self, state: State, events: tuple = ()) -> None:
-        """Step the memory on a state this seat sees (every play, every deal)."""
+        """Step the memory on a state this seat sees (every play, every deal); ModelError if the model gives
+        a non-finite number."""
         if self._seen is not None and self._seen[0] is state:
             return
         encode_into(self._obs[0], state, self.seat)
         mask = legal_mask(state)[None] if state.turn == self.seat and state.winner < 0 else _ALL
         probs, value, h, c = self.run(self._obs, mask, self.h, self.c)
+        if not (np.isfinite(probs).all() and np.isfinite(value).all()):
+            raise ModelError(f"{self.path} gave a non-finite number (NaN or infinity) for this position: its weights "
+                             f"are damaged; {REEXPORT}")
         self.h, self.c = h, c
         self._seen = (state, probs[0], float(value[0]), h, c)
 
