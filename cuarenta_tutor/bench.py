@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import resource
+import sys
 import time
 from pathlib import Path
 
@@ -232,6 +233,11 @@ def report(result: dict, as_json: bool) -> None:
 
 
 def run(args) -> int:
+    for name in ("games", "positions", "moves", "steps", "envs", "workers", "threads", "jobs"):
+        value = getattr(args, name, None)
+        if value is not None and value < 1:
+            print(f"cuarenta-tutor bench {args.target}: --{name} must be 1 or more, not {value}", file=sys.stderr)
+            return 2
     if args.target == "engine":
         if args.games < 1:
             print("--games must be at least 1")

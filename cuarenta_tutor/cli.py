@@ -252,12 +252,20 @@ def run_training_command(args) -> int:
     import json
     from pathlib import Path
 
+    from .training.config import CheckpointError, load_checkpoint
+
     if args.command == "export":
         from .agents.onnx_contract import ModelError
         from .training.export import ExportError, calibrate, export
 
-        if not Path(args.checkpoint).is_file():
-            print(f"cuarenta-tutor export: no checkpoint at {args.checkpoint}", file=sys.stderr)
+        if Path(args.out).is_dir():
+            print(f"cuarenta-tutor export: --out {args.out} is a folder; give the .onnx file to write",
+                  file=sys.stderr)
+            return 2
+        try:
+            load_checkpoint(args.checkpoint)
+        except CheckpointError as err:
+            print(f"cuarenta-tutor export: {err}", file=sys.stderr)
             return 2
         try:
             if args.calibrate:
@@ -288,6 +296,11 @@ def run_training_command(args) -> int:
         data["workers"] = args.workers
     try:
         cfg = Config.from_dict(data)
+        if args.resume:
+            load_checkpoint(Path(args.out) / "checkpoint.pt")  # resuming what is not there starts nothing
+    except CheckpointError as err:
+        print(f"cuarenta-tutor train: --resume: {err}; drop --resume to start a new run", file=sys.stderr)
+        return 2
     except (TypeError, ValueError) as err:
         print(f"cuarenta-tutor train: {err}", file=sys.stderr)
         return 2

@@ -151,3 +151,12 @@ def test_every_option_of_every_command_has_help():
 
     walk(build_parser(), ["cuarenta-tutor"])
     assert not missing, f"options without help: {', '.join(missing)}"
+
+
+def test_bench_and_policy_numbers_out_of_range_are_refused_in_one_line():
+    for args in (("bench", "agent", "--positions", "0"), ("bench", "tui", "--moves", "-1"),
+                 ("bench", "bots", "--positions", "0"), ("bench", "engine", "--games", "0"),
+                 ("arena", "onnx@temp=-5", "random", "--games", "2"), ("arena", "random", "greedy", "--jobs", "-3")):
+        out = cli(*args)
+        assert out.returncode == 2 and "Traceback" not in out.stdout + out.stderr, args
+        assert len((out.stderr or out.stdout).strip().splitlines()) == 1, args

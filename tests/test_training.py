@@ -222,3 +222,25 @@ def test_a_rollout_worker_that_dies_is_reported():
         rollouts.procs[1].join()
         with pytest.raises(RuntimeError, match="rollout worker 1 exited"):
             rollouts.run(0.0)
+
+
+def test_damaged_checkpoints_and_a_resume_of_nothing_are_refused_in_one_line(tiny_model, tmp_path):
+    import subprocess
+    import sys
+
+    checkpoint, _ = tiny_model
+    good = checkpoint.read_bytes()
+    cases = {"cut.pt": good[: len(good) // 2], "noise.pt": bytes(range(256)) * 10, "empty.pt": b"",
+             "text.pt": b"hello"}
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+    runs = [("export", str(tmp_path / name), "--out", str(tmp_path / "x.onnx")) for name in cases]
+    runs += [("export", str(tmp_path / "missing.pt"), "--out", str(tmp_path / "x.onnx")),
+             ("export", str(checkpoint), "--out", str(tmp_path)),
+             ("train", "--resume", "--out", str(tmp_path / "nothing"), "--steps", "10")]
+    for args in runs:
+        out = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", *args], capture_output=True, text=True,
+                             check=False, timeout=120, stdin=subprocess.DEVNULL)
+        assert out.returncode == 2 and "Traceback" not in out.stderr, (args, out.stderr)
+        assert len(out.stderr.strip().splitlines()) == 1, (args, out.stderr)
+    assert not (tmp_path / "x.onnx").exists() and not (tmp_path / "nothing" / "checkpoint.pt").exists()

@@ -46,7 +46,10 @@ def make_policy(spec: str, seed: int = 0) -> Policy:
                 if key != "temp":
                     raise ValueError
                 temperature = float(value)
+                if not 0 <= temperature < float("inf"):
+                    raise ValueError
             except ValueError:
-                raise ValueError(f"onnx takes @temp=T, as in onnx:model.onnx@temp=0.5, not @{option}") from None
+                raise ValueError(f"onnx takes @temp=T with T 0 or more, as in onnx:model.onnx@temp=0.5, not "
+                                 f"@{option}") from None
         return OnnxPolicy(path or None, rng, temperature)
     raise ValueError(f"unknown policy {spec!r}; choose one of: {', '.join(POLICY_NAMES)}")

@@ -93,8 +93,24 @@ def save_checkpoint(path: Path, net, optimizer, cfg: Config, progress: dict) -> 
     tmp.replace(path)
 
 
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be used; the message says which file and what is wrong."""
+
+
 def load_checkpoint(path) -> dict:
-    """A checkpoint as saved by training (tensors and plain values only: weights_only=True)."""
-    return torch.load(path, map_location="cpu", weights_only=True)
+    """A checkpoint as saved by training (tensors and plain values only: weights_only=True); CheckpointError
+    in one line for a file that is missing, damaged or not a checkpoint."""
+    try:
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    except FileNotFoundError:
+        raise CheckpointError(f"no checkpoint at {path}") from None
+    except IsADirectoryError:
+        raise CheckpointError(f"{path} is a folder, not a checkpoint file") from None
+    except Exception as err:  # torch's loader raises EOFError, UnpicklingError, KeyError, RuntimeError...
+        raise CheckpointError(f"{path} is not a usable checkpoint: damaged, cut short, or another kind of file "
+                              f"({type(err).__name__})") from None
+    if not isinstance(ckpt, dict) or not {"config", "model"} <= set(ckpt):
+        raise CheckpointError(f"{path} is not a cuarenta-tutor checkpoint (it lacks its config and model)")
+    return ckpt
 
 
