@@ -185,6 +185,7 @@ def preflight(command: str, args) -> str | None:
             folder = records.games_dir()  # games are saved after every move: the folder must take them
             if not os.access(folder, os.W_OK):
                 return f"the games folder {folder} is not writable; fix its permissions or set {records.DATA_ENV}"
+            records.clean_leftovers(folder)  # temp files of saves cut short by a kill
         if command == "review" and args.game:
             from .coach import reviewed_seats
 

@@ -343,3 +343,14 @@ def test_names_read_from_a_file_lose_their_control_characters(tmp_path, finished
     from cuarenta_tutor.coach import format_review
 
     assert "\x1b" not in format_review(loaded, []) and "\x07" not in records.result_text(loaded)
+
+
+def test_temp_files_of_saves_cut_short_are_cleaned_up_but_a_fresh_one_is_left(tmp_path, finished):
+    record, _ = finished
+    saved = records.save(record, tmp_path)
+    old, fresh = tmp_path / f".{saved.stem}.abc123.tmp", tmp_path / f".{saved.stem}.def456.tmp"
+    old.write_text('{"half": ')
+    fresh.write_text('{"half": ')
+    os.utime(old, (0, 0))  # left by a kill long ago
+    assert records.clean_leftovers(tmp_path) == [old]
+    assert not old.exists() and fresh.exists() and saved.exists()  # a save in progress is left alone

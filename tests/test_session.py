@@ -244,3 +244,21 @@ def test_the_narrator_announces_crossing_30_and_38(model, tmp_path):
     later = session.narrator.thresholds(after._replace(scores=(30, 36)), after._replace(scores=(30, 38)))
     assert len(later) == 1 and later[0].startswith("The agent reached 38: limpias no longer score")
     assert "only a caída can finish (38 que no juega)" in later[0]
+
+
+def test_a_move_that_cannot_be_saved_is_not_made_and_can_be_played_again(tmp_path):
+    from cuarenta_tutor.play.session import GameSession, SaveError
+
+    session = GameSession.new(seed=3, dealer=1, folder=tmp_path)
+    path = tmp_path / f"{session.record.game_id}.json"
+    state, moves = session.state, len(session.record.moves)
+    path.unlink()
+    path.mkdir()  # the save's final rename now fails, for real (as a full disk would fail it)
+    action = legal_actions(state)[0]
+    with pytest.raises(SaveError, match="The move was not made: the game could not be saved in .*then play it again"):
+        session.play_human(action)
+    assert session.state is state and len(session.record.moves) == moves and session.human_turn
+    path.rmdir()
+    session.play_human(action)  # fixed: the same move goes through, and the file has it
+    assert len(records.load(path).moves) == moves + 1 == len(session.record.moves)
+    assert records.replay(records.load(path))[-1] == session.state

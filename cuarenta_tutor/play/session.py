@@ -8,6 +8,7 @@ the win-% history.
 
 from __future__ import annotations
 
+import errno
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +49,15 @@ class MoveReport:
     decision: object = None
     annotation: coach.Annotation | None = None
     callouts: list = field(default_factory=list)
+
+
+class SaveError(Exception):
+    """A move that was not made because the game could not be saved; the message says what to do."""
+
+    def __init__(self, err: OSError, folder):
+        what = "Free some disk space" if err.errno == errno.ENOSPC else "Fix that"
+        super().__init__(f"The move was not made: the game could not be saved in {folder} "
+                         f"({err.strerror or err}). {what}, then play it again.")
 
 
 class GameSession:
@@ -169,9 +179,16 @@ class GameSession:
         return self._play(decision.action, None, decision, None)
 
     def _play(self, action, card, decision, note) -> MoveReport:
+        """Save the move, then make it: both happen or neither (SaveError says why and what to do)."""
+        after, events = self.table.dealer.play(self.state, action, card)  # the move, not made yet
+        kept = (list(self.record.moves), list(self.record.decks), self.record.result, self.record.updated)
+        self.record.add_move(self.state.turn, action, events[0].card, note, after=after)
+        try:
+            records.save(self.record, self.folder)
+        except OSError as err:
+            self.record.moves, self.record.decks, self.record.result, self.record.updated = kept
+            raise SaveError(err, self.folder or records.games_dir()) from None
         step = self.table.play(action, card, decision)
-        self.record.add_move(step.seat, action, step.card, note, after=step.after)
-        records.save(self.record, self.folder)
         notes = self.narrator.callouts(step.events, step.after) + self.narrator.thresholds(step.before, step.after)
         self.last = MoveReport(step.seat, action, step.card, step.events, decision, note, notes)
         return self.last

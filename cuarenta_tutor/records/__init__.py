@@ -20,6 +20,7 @@ from .store import (
     DATA_ENV,
     MAX_BYTES,
     GameSummary,
+    clean_leftovers,
     data_dir,
     delete,
     games_dir,
@@ -37,6 +38,6 @@ from .store import (
 __all__ = [
     "SCHEMA_VERSION", "GameRecord", "ModelRef", "MoveEntry", "RecordError", "Result", "SeatEntry", "from_json",
     "new_record", "replay", "replay_events", "result_text", "to_json", "DATA_ENV", "MAX_BYTES", "GameSummary",
-    "data_dir", "delete", "games_dir", "latest_unfinished", "list_games", "load", "mean_accuracy", "save",
-    "summarize", "write_atomic", "load_settings", "save_settings", "when_text",
+    "clean_leftovers", "data_dir", "delete", "games_dir", "latest_unfinished", "list_games", "load",
+    "mean_accuracy", "save", "summarize", "write_atomic", "load_settings", "save_settings", "when_text",
 ]

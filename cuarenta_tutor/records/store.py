@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -59,6 +60,21 @@ def write_atomic(path: Path, text: str) -> Path:
     except OSError:
         pass
     return path
+
+
+def clean_leftovers(folder=None, older_than_s: float = 3600.0) -> list[Path]:
+    """Delete the temp files of saves a kill or a crash cut short (".<name>.<random>.tmp", older than an hour, so
+    a save in progress elsewhere is left alone); returns them."""
+    folder = Path(folder) if folder is not None else games_dir()
+    gone = []
+    for tmp in folder.glob(".*.tmp"):
+        try:
+            if tmp.is_file() and time.time() - tmp.stat().st_mtime > older_than_s:
+                tmp.unlink()
+                gone.append(tmp)
+        except OSError:
+            pass
+    return gone
 
 
 def save(record: GameRecord, folder=None, path=None) -> Path:

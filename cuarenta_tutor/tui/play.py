@@ -199,6 +199,10 @@ class PlayScreen(Screen):
     # ---- your moves ----------------------------------------------------------------------------
     def action_card(self, n: int) -> None:
         s = self.session
+        if not s.over and not s.human_turn and not self.thinking:  # the agent's move failed (a save): again
+            self.notify("The agent tries its move again…", timeout=2)
+            self.continue_game()
+            return
         if not s.human_turn or self.thinking:
             self.notify("It is not your turn yet." if not s.over else "The game is over.", severity="warning")
             return
@@ -313,6 +317,8 @@ class PlayScreen(Screen):
         self.thinking = False
         self.state = self.session.state
         self.app.report_error(message.error)
+        if not self.session.over and self.session.state.turn == AGENT:
+            self.notify("Press a card key to let the agent try its move again.", timeout=8)
 
     def game_over(self) -> None:
         s = self.session.state
