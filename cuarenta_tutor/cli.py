@@ -289,6 +289,10 @@ def run_training_command(args) -> int:
         except (OSError, ValueError) as err:
             print(f"cuarenta-tutor train: cannot read {args.config}: {err}", file=sys.stderr)
             return 2
+        if not isinstance(data, dict):
+            print(f"cuarenta-tutor train: {args.config} is not a config: a JSON object of settings is expected",
+                  file=sys.stderr)
+            return 2
     if args.steps is not None:
         data["total_steps"] = args.steps
     if args.seed is not None:

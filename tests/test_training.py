@@ -244,3 +244,23 @@ def test_damaged_checkpoints_and_a_resume_of_nothing_are_refused_in_one_line(tin
         assert out.returncode == 2 and "Traceback" not in out.stderr, (args, out.stderr)
         assert len(out.stderr.strip().splitlines()) == 1, (args, out.stderr)
     assert not (tmp_path / "x.onnx").exists() and not (tmp_path / "nothing" / "checkpoint.pt").exists()
+
+
+@pytest.mark.parametrize("config,words", [
+    ({"lr": "fast"}, "config field 'lr' is 'fast', not a float"),
+    ({"num_envs": 2.5}, "config field 'num_envs' is 2.5, not an int"),
+    ({"workers": True}, "config field 'workers' is True, not an int"),
+    ({"pool": [1, 2]}, "config field 'pool' is [1, 2], not a dict"),
+    ([1, 2], "is not a config: a JSON object of settings is expected"),
+])
+def test_config_values_of_the_wrong_type_are_refused_in_one_line(tmp_path, config, words):
+    import subprocess
+    import sys
+
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    out = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "train", "--config", str(path), "--out",
+                          str(tmp_path / "run"), "--steps", "10"], capture_output=True, text=True, check=False,
+                         timeout=120, stdin=subprocess.DEVNULL)
+    assert out.returncode == 2 and words in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "run").exists()

@@ -59,10 +59,20 @@ class Config:
 
     @classmethod
     def from_dict(cls, data: dict) -> Config:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        """A config from JSON; ValueError names a field that is unknown or of the wrong type."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a config is a JSON object of settings, not a {type(data).__name__}")
+        known = {f.name: f.type for f in fields(cls)}
+        unknown = sorted(set(data) - set(known))
         if unknown:
             raise ValueError(f"unknown config field(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        kinds = {"int": (int,), "float": (int, float), "float | None": (int, float, type(None)), "str": (str,),
+                 "dict": (dict,)}
+        for name, value in data.items():
+            kind = kinds.get(known[name])
+            if kind and (isinstance(value, bool) or not isinstance(value, kind)):
+                article = "an" if known[name][0] in "aeiou" else "a"
+                raise ValueError(f"config field {name!r} is {value!r}, not {article} {known[name]}")
         return cls(**data)
 
     def __post_init__(self):
