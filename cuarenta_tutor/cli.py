@@ -122,6 +122,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    try:
+        return run(args)
+    except KeyboardInterrupt:  # Ctrl-C, at any point (an import, a load): a line, not a traceback
+        print(f"\ncuarenta-tutor {args.command or ''}: stopped".rstrip(), file=sys.stderr)
+        return 130
+
+
+def run(args) -> int:
     command = args.command or "home"
     if command == "bench":
         from . import bench

@@ -160,3 +160,15 @@ def test_bench_and_policy_numbers_out_of_range_are_refused_in_one_line():
         out = cli(*args)
         assert out.returncode == 2 and "Traceback" not in out.stdout + out.stderr, args
         assert len((out.stderr or out.stdout).strip().splitlines()) == 1, args
+
+
+def test_ctrl_c_stops_a_command_with_a_line_not_a_traceback():
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "cuarenta_tutor.cli", "bench", "engine", "--games", "1000000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err and err.strip() == "cuarenta-tutor bench: stopped"
