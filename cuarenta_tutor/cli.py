@@ -248,7 +248,8 @@ def review_text(args) -> int:
     return 0
 
 
-TRAIN_EXTRA = 'pip install -e ".[train]"   (torch==2.13.0 and onnx)'
+TRAIN_EXTRA = ('pip install -e ".[train]" (PyTorch and onnx; on a machine without an NVIDIA GPU add '
+               '--extra-index-url https://download.pytorch.org/whl/cpu for the small CPU build)')
 
 
 def run_training_command(args) -> int:

@@ -20,3 +20,20 @@ def test_ci_runs_the_readme_test_command():
 
 def test_readme_play_command_starts_the_console_script():
     assert readme_command("Play").endswith("cuarenta-tutor")
+
+
+def test_every_local_link_and_file_the_readme_names_exists():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)#:]+)\)", text)
+    assert "docs/RULES.md" in links
+    for link in links:
+        assert (ROOT / link).exists(), link
+    for mentioned in re.findall(r"`((?:models|docs|tests)/[\w./-]+\.\w+)`", text):
+        assert (ROOT / mentioned).exists(), mentioned
+
+
+def test_the_rules_document_has_the_rule_case_format_and_every_preset():
+    from cuarenta_tutor.engine import PRESETS
+
+    rules = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
+    assert "## 15." in rules and all(f"`{name}`" in rules for name in PRESETS)
