@@ -1,8 +1,9 @@
 """Export a training checkpoint to the ONNX model the tutor plays with (needs the `train` extra).
 
-    python export_onnx.py CHECKPOINT [--out models/cuarenta-a2c-lstm.onnx]
+    python export_onnx.py CHECKPOINT [--out FILE.onnx]
 
-Same as `cuarenta-tutor export`. The export fails unless onnxruntime matches PyTorch.
+Same as `cuarenta-tutor export`: by default the model goes to your models folder (the shipped one is replaced
+only when named with --out), with its card beside it. The export fails unless onnxruntime matches PyTorch.
 """
 
 import sys

@@ -68,8 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
     export = sub.add_parser("export", help="export a checkpoint to ONNX (needs the train extra)")
     export.add_argument("checkpoint", help="a training checkpoint (best.pt or checkpoint.pt)")
-    export.add_argument("--out", default="models/cuarenta-a2c-lstm.onnx",
-                        help="the ONNX file to write (default models/cuarenta-a2c-lstm.onnx)")
+    export.add_argument("--out", help="the ONNX file to write (default: RUN-CHECKPOINT.onnx in your models "
+                                      "folder, where the app finds it; the shipped model is replaced only when "
+                                      "named here)")
     export.add_argument("--calibrate", type=int, metavar="GAMES", default=0,
                         help="Platt-scale the value on GAMES games against the expert (seed --calibrate-seed)")
     export.add_argument("--calibrate-seed", type=int, default=777,
@@ -265,8 +266,14 @@ def run_training_command(args) -> int:
     from .training.config import CheckpointError, load_checkpoint
 
     if args.command == "export":
+        from . import records
         from .agents.onnx_contract import ModelError
+        from .training.card import build_card
         from .training.export import ExportError, calibrate, export
+
+        if args.out is None:  # never the shipped model unless asked: the person's models folder
+            ckpt = Path(args.checkpoint)
+            args.out = str(records.models_dir() / f"{ckpt.resolve().parent.name}-{ckpt.stem}.onnx")
 
         if Path(args.out).is_dir():
             print(f"cuarenta-tutor export: --out {args.out} is a folder; give the .onnx file to write",
@@ -287,7 +294,12 @@ def run_training_command(args) -> int:
         except (ExportError, ModelError, KeyError, RuntimeError) as err:
             print(f"cuarenta-tutor export: {err}", file=sys.stderr)
             return 1
-        print(f"exported {out} (parity with PyTorch checked)")
+        card = Path(out).with_suffix(".json")
+        card.write_text(json.dumps(build_card(args.checkpoint, out, [], note="written by cuarenta-tutor export; "
+                                              "no arena runs yet (python -m cuarenta_tutor.training.card adds them)"),
+                                   indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"exported {out} (parity with PyTorch checked), its card {card}; play it with --model {out} or "
+              f"choose it with m on the home screen")
         return 0
     from .training.a2c import Config, train
 

@@ -264,3 +264,27 @@ def test_config_values_of_the_wrong_type_are_refused_in_one_line(tmp_path, confi
                          timeout=120, stdin=subprocess.DEVNULL)
     assert out.returncode == 2 and words in out.stderr and len(out.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "run").exists()
+
+
+def test_export_writes_to_the_persons_models_folder_with_a_card_and_never_the_shipped_model(tiny_model, tmp_path,
+                                                                                            monkeypatch):
+    import os
+    import subprocess
+    import sys
+
+    from cuarenta_tutor.agents.onnx_policy import default_model_path, file_sha256
+
+    checkpoint, _ = tiny_model
+    shipped = file_sha256(default_model_path())
+    env = {**os.environ, "CUARENTA_TUTOR_HOME": str(tmp_path / "home")}
+    out = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "export", str(checkpoint)], capture_output=True,
+                         text=True, check=False, timeout=300, stdin=subprocess.DEVNULL, env=env)
+    assert out.returncode == 0, out.stderr
+    model = tmp_path / "home" / "models" / f"{checkpoint.parent.name}-{checkpoint.stem}.onnx"
+    card = json.loads(model.with_suffix(".json").read_text())
+    assert card["sha256"] == file_sha256(model) and card["file"] == model.name and card["arena"] == []
+    assert file_sha256(default_model_path()) == shipped  # untouched
+    monkeypatch.setenv("CUARENTA_TUTOR_HOME", str(tmp_path / "home"))
+    from cuarenta_tutor.play.session import available_models
+
+    assert model in available_models() and default_model_path() in available_models()

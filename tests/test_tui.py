@@ -260,3 +260,30 @@ async def test_help_lists_the_keys_and_a_glossary_of_the_games_words():
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen) and app.screen.query_one(Markdown)
+
+
+async def test_the_home_screen_shows_the_model_and_a_choice_of_another_is_kept():
+    import shutil
+
+    from cuarenta_tutor.agents.onnx_policy import default_model_path
+    from cuarenta_tutor.tui.home import ModelChoice
+
+    mine = records.models_dir() / "mine.onnx"
+    mine.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(default_model_path(), mine)  # as `export` leaves it
+    app = make_app(agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert "Model: cuarenta-a2c-lstm (" in str(app.screen.query_one("#model").render())
+        await pilot.press("m")
+        await pilot.pause()
+        assert isinstance(app.screen, ModelChoice)
+        choice = app.screen.models.index(mine)
+        await pilot.press(*["down"] * choice, "enter")
+        await settle(pilot, app)
+        assert app.model == mine and "mine (" in str(app.screen.query_one("#model").render())
+    assert records.load_settings()["model"] == str(mine)
+    app = make_app(start="play", seed=3, dealer=1, agent_delay=0, tutor=False)  # the next start keeps it
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, PlayScreen) and app.screen.session.model_path == mine

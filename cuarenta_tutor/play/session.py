@@ -51,6 +51,19 @@ class MoveReport:
     callouts: list = field(default_factory=list)
 
 
+def available_models() -> list[Path]:
+    """The ONNX models a person can play against: the shipped ones, then their own (exported), by name."""
+    shipped = sorted(default_model_path().parent.glob("*.onnx"))
+    own = sorted(records.models_dir().glob("*.onnx")) if records.models_dir().is_dir() else []
+    return shipped + [p for p in own if p not in shipped]
+
+
+def chosen_model() -> Path:
+    """The model of the person's settings if it is still there, else the shipped one."""
+    path = Path(records.load_settings()["model"] or default_model_path())
+    return path if path.is_file() else default_model_path()
+
+
 class SaveError(Exception):
     """A move that was not made because the game could not be saved; the message says what to do."""
 

@@ -29,6 +29,7 @@ from .store import (
     load,
     load_settings,
     mean_accuracy,
+    models_dir,
     save,
     save_settings,
     summarize,
@@ -39,5 +40,5 @@ __all__ = [
     "SCHEMA_VERSION", "GameRecord", "ModelRef", "MoveEntry", "RecordError", "Result", "SeatEntry", "from_json",
     "new_record", "replay", "replay_events", "result_text", "to_json", "DATA_ENV", "MAX_BYTES", "GameSummary",
     "clean_leftovers", "data_dir", "delete", "games_dir", "latest_unfinished", "list_games", "load",
-    "mean_accuracy", "save", "summarize", "write_atomic", "load_settings", "save_settings", "when_text",
+    "mean_accuracy", "models_dir", "save", "summarize", "write_atomic", "load_settings", "save_settings", "when_text",
 ]

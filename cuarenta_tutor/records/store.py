@@ -172,8 +172,14 @@ def delete(path) -> None:
     Path(path).unlink(missing_ok=True)
 
 
-SETTINGS = {"tutor": True}
-"""The person's settings and their defaults: `tutor` asks before a clear mistake."""
+SETTINGS = {"tutor": True, "model": ""}
+"""The person's settings and their defaults: `tutor` asks before a clear mistake; `model` the ONNX file the
+agent plays with ("": the shipped one)."""
+
+
+def models_dir() -> Path:
+    """The person's own models (where `cuarenta-tutor export` writes by default)."""
+    return data_dir() / "models"
 
 
 def settings_path() -> Path:

@@ -11,7 +11,8 @@ from textual.widgets import Footer, Markdown
 
 from .. import records
 from ..agents.onnx_contract import ModelError
-from ..play.session import GameSession
+from ..agents.onnx_policy import default_model_path
+from ..play.session import GameSession, chosen_model
 from .home import HomeScreen, NewGame
 from .play import PlayScreen
 from .review import ReviewGame, ReviewList
@@ -40,7 +41,8 @@ class CuarentaApp(App):
                  tutor: bool | None = None, analysis=None, review=None, seat: int | None = None):
         super().__init__()
         self.folder = Path(folder) if folder else None
-        self.model_path = model_path
+        self.model_path = model_path or (chosen_model() if records.load_settings()["model"] else None)
+        """The model the agent plays with: given, else the person's choice (home, m), else None: the shipped one."""
         self.start, self.seed, self.rules, self.game, self.dealer = start, seed, rules, game, dealer
         self.agent_delay = agent_delay
         self.analysis = analysis
@@ -53,6 +55,11 @@ class CuarentaApp(App):
         """Tutor mode for new play screens (the person's setting, unless the app was made with one)."""
         self.messages: list[str] = []
         """Every notification shown, in order (what a person has been told; tests read it)."""
+
+    @property
+    def model(self) -> Path:
+        """The model file the agent plays with."""
+        return Path(self.model_path) if self.model_path else default_model_path()
 
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,7 +14,10 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Select, St
 from textual.widgets.option_list import Option
 
 from .. import records
+from ..agents.onnx_contract import ModelError
+from ..agents.onnx_policy import default_model_path, file_sha256, load_session
 from ..engine import PRESET_NOTES, PRESETS
+from ..play.session import available_models
 
 BANNER = "Cuarenta Tutor\nLearn and play Ecuador's fishing card game against a coaching agent."
 
@@ -56,18 +61,76 @@ class NewGame(ModalScreen[dict | None]):
         self.dismiss(None)
 
 
+def model_label(path) -> str:
+    """"cuarenta-a2c-lstm (967dfd4d, shipped)": a model's name, short sha256 and where it comes from."""
+    path = Path(path)
+    try:
+        sha = file_sha256(path)[:8]
+    except OSError:
+        sha = "missing"
+    where = "shipped" if path.parent == default_model_path().parent else "yours"
+    return f"{path.stem} ({sha}, {where})"
+
+
+class ModelChoice(ModalScreen[Path | None]):
+    """Pick the model the agent plays with: the shipped ones and the person's own (exported)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Back")]
+
+    def __init__(self, models: list, current: Path):
+        super().__init__()
+        self.models, self.current = models, current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(f"The agent plays with a model (yours are in {records.models_dir()})")
+            yield OptionList(*[Option(("● " if m == self.current else "  ") + model_label(m), id=str(i))
+                               for i, m in enumerate(self.models)], id="choices")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.models[int(event.option.id)])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class HomeScreen(Screen):
-    """New game, continue, review, lessons, quit."""
+    """New game, continue, review, lessons, quit; the model the agent plays with."""
 
     BINDINGS = [Binding("n", "app.new_game", "New game"), Binding("c", "continue_game", "Continue"),
                 Binding("r", "app.review", "Review"), Binding("l", "app.lessons", "Lessons"),
-                Binding("q", "app.quit", "Quit")]
+                Binding("m", "choose_model", "Model"), Binding("q", "app.quit", "Quit")]
 
     def compose(self) -> ComposeResult:
         yield Static(BANNER, id="banner")
         yield OptionList(id="menu")
+        yield Static(id="model")
         yield Static(id="problems")
         yield Footer()
+
+    def show_model(self) -> None:
+        self.query_one("#model", Static).update(f"Model: {model_label(self.app.model)}  (m to choose another)")
+
+    def action_choose_model(self) -> None:
+        self.app.push_screen(ModelChoice(available_models(), self.app.model), self.model_chosen)
+
+    def model_chosen(self, path: Path | None) -> None:
+        if path is None:
+            return
+        try:
+            load_session(path)  # a damaged file is refused here, not at the first move
+        except ModelError as err:
+            self.app.report_error(err)
+            return
+        self.app.model_path = None if path == default_model_path() else path
+        settings = records.load_settings()
+        settings["model"] = "" if self.app.model_path is None else str(path)
+        try:
+            records.save_settings(settings)
+        except OSError as err:
+            self.app.report_error(err)
+        self.show_model()
+        self.notify(f"The agent now plays with {model_label(path)}.")
 
     unfinished = None
     """The newest unfinished game (a GameSummary), once the saved games have been read."""
@@ -84,6 +147,7 @@ class HomeScreen(Screen):
 
     def on_mount(self) -> None:
         self.refill([], [])
+        self.show_model()
         self.read_games()
 
     @work(thread=True, exclusive=True, group="home")
