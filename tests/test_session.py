@@ -262,3 +262,44 @@ def test_a_move_that_cannot_be_saved_is_not_made_and_can_be_played_again(tmp_pat
     session.play_human(action)  # fixed: the same move goes through, and the file has it
     assert len(records.load(path).moves) == moves + 1 == len(session.record.moves)
     assert records.replay(records.load(path))[-1] == session.state
+
+
+def test_take_back_returns_to_before_your_last_move_and_the_record_keeps_it(tmp_path):
+    from cuarenta_tutor.play.session import GameSession
+
+    session = GameSession.new(seed=8, dealer=1, folder=tmp_path)
+    with pytest.raises(IllegalMove, match="not played a move to take back"):
+        session.take_back()
+    session.play_human(legal_actions(session.state)[0])
+    session.play_agent()
+    before = session.state
+    moves = len(session.record.moves)
+    session.play_human(legal_actions(session.state)[-1])
+    session.play_agent()
+    back = session.take_back()
+    assert back.state == before and back.human_turn and len(back.record.moves) == moves
+    (taken,) = back.record.takebacks
+    assert taken["ply"] == moves and len(taken["moves"]) == 2 and taken["moves"][0]["seat"] == 0
+    saved = records.load(tmp_path / f"{back.record.game_id}.json")
+    assert saved.takebacks == back.record.takebacks and records.replay(saved)[-1] == before
+    back.play_human(legal_actions(back.state)[0])  # the game goes on from there
+    assert records.replay(records.load(tmp_path / f"{back.record.game_id}.json"))[-1] == back.state
+    from cuarenta_tutor.coach import format_review
+
+    assert "Moves were taken back 1 time(s)" in format_review(saved, [])
+
+
+def test_explore_starts_a_new_game_from_a_move_of_a_saved_one_without_touching_it(tmp_path):
+    from cuarenta_tutor.play.session import GameSession
+
+    session = GameSession.new(seed=9, dealer=0, folder=tmp_path)
+    while len(session.record.moves) < 14:
+        session.play_human(legal_actions(session.state)[0]) if session.human_turn else session.play_agent()
+    path = tmp_path / f"{session.record.game_id}.json"
+    original = path.read_bytes()
+    states = records.replay(records.load(path))
+    explored = GameSession.explore(records.load(path), 6, folder=tmp_path)
+    assert explored.state == states[6] and explored.record.game_id != session.record.game_id
+    assert path.read_bytes() == original and len(list(tmp_path.glob("*.json"))) == 2
+    with pytest.raises(ValueError, match="explored from move 1 to 15"):
+        GameSession.explore(records.load(path), 99, folder=tmp_path)

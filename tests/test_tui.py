@@ -287,3 +287,35 @@ async def test_the_home_screen_shows_the_model_and_a_choice_of_another_is_kept()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         assert isinstance(app.screen, PlayScreen) and app.screen.session.model_path == mine
+
+
+async def test_take_back_in_play_and_explore_from_a_reviewed_move():
+    app = make_app(start="play", seed=4, dealer=1, agent_delay=0, tutor=False, review=SMALL)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        play = app.screen
+        before = play.session.state
+        await pilot.press("u")
+        assert "not played a move to take back" in app.messages[-1]
+        await pilot.press("1")
+        await settle(pilot, app)
+        if isinstance(app.screen, CaptureChoice):
+            await pilot.press("1")
+            await settle(pilot, app)
+        assert play.session.state != before and play.session.human_turn  # the agent has answered
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert play.session.state == before and play.session.record.takebacks
+        assert "Taken back" in app.messages[-1]
+        path = records.games_dir() / f"{play.session.record.game_id}.json"
+        saved = path.read_bytes()
+        app.open_review(path)
+        await settle(pilot, app)
+        review = app.screen
+        assert isinstance(review, ReviewGame) and "takeback" in str(review.query_one("#summary").render())
+        await pilot.press("x")
+        await settle(pilot, app)
+        assert isinstance(app.screen, PlayScreen) and app.screen.session.state == review.states[0]
+        assert app.screen.session.record.game_id != play.session.record.game_id
+        kept = records.load(path)  # the reviewed game keeps its moves and its takeback
+        assert kept.moves == records.from_json(json.loads(saved)).moves and kept.takebacks

@@ -107,6 +107,8 @@ def format_review(record: GameRecord, annotations) -> str:
     lines = [f"Game {record.game_id}: {record.rules_preset or 'custom'} rules, {len(record.seats)} players, "
              f"{result_text(record)}",
              "Seats: " + ", ".join(f"{s.seat} {s.name} ({s.player})" for s in record.seats)]
+    if record.takebacks:
+        lines.append(f"Moves were taken back {len(record.takebacks)} time(s) in this game")
     lines += provenance_lines(by_ply.values())
     hand = -1
     hand_of = {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import errno
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .. import coach, records
@@ -109,9 +109,30 @@ class GameSession:
 
     @classmethod
     def resume(cls, path, model_path=None, folder=None) -> GameSession:
-        """Continue a saved, unfinished game: its moves are played again at the table, so the LSTM memories
+        """Continue a saved, unfinished game."""
+        return cls.from_record(records.load(path), model_path, folder)
+
+    @classmethod
+    def explore(cls, record: records.GameRecord, ply: int, model_path=None, folder=None) -> GameSession:
+        """A new game that starts as `record` went up to move `ply` (0-based, before it), you in seat 0 against
+        the agent, saved as a game of its own: the record itself is not touched."""
+        if not 0 <= ply <= len(record.moves) or len(record.seats) != 2:
+            raise ValueError(f"a game of two can be explored from move 1 to {len(record.moves) + 1}")
+        model_path = Path(model_path) if model_path else default_model_path()
+        rules = Rules().with_options(**record.rules)
+        fresh = records.new_record(rules, record.seed, record.first_dealer,
+                                   [("human", NAMES[HUMAN]), ("onnx", "Agent")], human_seat=HUMAN,
+                                   model=records.ModelRef(file_sha256(model_path), str(model_path)),
+                                   decks=[list(d) for d in record.decks])
+        fresh.moves = [replace(m, annotation=None) for m in record.moves[:ply]]
+        session = cls.from_record(fresh, model_path, folder)
+        records.save(fresh, folder)
+        return session
+
+    @classmethod
+    def from_record(cls, record: records.GameRecord, model_path=None, folder=None) -> GameSession:
+        """A session at the end of a record's moves: they are played again at the table, so the LSTM memories
         are what they were."""
-        record = records.load(path)
         records.replay(record)  # RecordError names a move that does not fit, before anything is built
         model_path = Path(model_path) if model_path else default_model_path()
         session = cls(record, model_path, folder)
@@ -162,6 +183,31 @@ class GameSession:
         coach's memory is passed in, never changed)."""
         state, memory = position
         return analyse(state, self.helper, self.analysis_settings, memory=memory)
+
+    def take_back(self) -> GameSession:
+        """Take back your last move and the agent's replies after it: a session at that point. The record keeps
+        what was taken back (its `takebacks`) and is saved first (SaveError: nothing changed). IllegalMove when
+        there is nothing to take back or the game is over."""
+        if self.over:
+            raise IllegalMove("the game is over; review it to see the other moves", "game_over")
+        last = max((i for i, m in enumerate(self.record.moves) if m.seat == HUMAN), default=None)
+        if last is None:
+            raise IllegalMove("you have not played a move to take back", "nothing_to_take_back")
+        record = self.record
+        kept = (list(record.moves), list(record.takebacks), record.updated)
+        taken = [{"seat": m.seat, "action": m.action, "card": m.card, "annotation": m.annotation}
+                 for m in record.moves[last:]]
+        record.moves = record.moves[:last]
+        record.takebacks = [*record.takebacks, {"ply": last, "moves": taken}]
+        record.updated = records.now()
+        try:
+            records.save(record, self.folder)
+        except OSError as err:
+            record.moves, record.takebacks, record.updated = kept
+            raise SaveError(err, self.folder or records.games_dir()) from None
+        session = GameSession.from_record(record, self.model_path, self.folder)
+        session.analysis_settings, session.coach_preset = self.analysis_settings, self.coach_preset
+        return session
 
     def options_for(self, card: int) -> list[CaptureOption]:
         """The moves a card from the person's hand can make: each capture option, and the trail if allowed."""

@@ -10,6 +10,7 @@ from .record import (
     SeatEntry,
     from_json,
     new_record,
+    now,
     replay,
     replay_events,
     result_text,
@@ -38,7 +39,7 @@ from .store import (
 
 __all__ = [
     "SCHEMA_VERSION", "GameRecord", "ModelRef", "MoveEntry", "RecordError", "Result", "SeatEntry", "from_json",
-    "new_record", "replay", "replay_events", "result_text", "to_json", "DATA_ENV", "MAX_BYTES", "GameSummary",
+    "new_record", "now", "replay", "replay_events", "result_text", "to_json", "DATA_ENV", "MAX_BYTES", "GameSummary",
     "clean_leftovers", "data_dir", "delete", "games_dir", "latest_unfinished", "list_games", "load",
     "mean_accuracy", "models_dir", "save", "summarize", "write_atomic", "load_settings", "save_settings", "when_text",
 ]

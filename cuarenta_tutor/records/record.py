@@ -112,6 +112,9 @@ class GameRecord:
     """The MoveEntry of every move so far."""
     result: Result | None = None
     """None while the game goes on."""
+    takebacks: list = field(default_factory=list)
+    """Moves taken back, in order: {"ply": where the taken-back moves began, "moves": those moves (as in
+    `moves`)}. A game with takebacks says so wherever it is judged."""
 
     @property
     def dealer(self) -> Dealer:
@@ -168,6 +171,7 @@ def to_json(record: GameRecord) -> dict:
                     for m in record.moves]
     out["model"] = record.model and asdict(record.model)
     out["result"] = record.result and {"winner": record.result.winner, "scores": list(record.result.scores)}
+    out["takebacks"] = record.takebacks
     return out
 
 
@@ -225,6 +229,10 @@ def _problem(d: dict) -> str | None:
                             and all(_is_int(x) for x in result["scores"])),
          "result is neither null nor a {winner, scores} object"),
         (isinstance(d["moves"], list), "moves is not a list"),
+        (isinstance(d["takebacks"], list) and all(
+            isinstance(t, dict) and _is_int(t.get("ply")) and t["ply"] >= 0 and isinstance(t.get("moves"), list)
+            and all(_is_move(m, n) for m in t["moves"]) for t in d["takebacks"]),
+         "takebacks is not a list of {ply, moves} entries"),
     ]
     return next((what for ok, what in checks if not ok), None) or next((
         f"move {i + 1} is not a {{seat, action 0..{N_ACTIONS - 1}, card, annotation}} entry"
@@ -241,7 +249,7 @@ def from_json(data, source: str = "the record") -> GameRecord:
     if _is_int(version) and version > SCHEMA_VERSION:
         raise RecordError(f"{source} was written by a newer cuarenta-tutor (record schema {version}; this version "
                           f"reads {SCHEMA_VERSION}); upgrade cuarenta-tutor (pip install -U cuarenta-tutor) to open it")
-    d = {"moves": [], "result": None, **data}
+    d = {"moves": [], "result": None, "takebacks": [], **data}
     bad = None if _is_int(version) and version >= 1 else f"schema_version {version!r} is not a positive number"
     bad = bad or _problem(d)
     if bad:
@@ -252,8 +260,7 @@ def from_json(data, source: str = "the record") -> GameRecord:
     return GameRecord(version, d["game_id"], d["created"], d["updated"], Rules().with_options(**d["rules"]).to_dict(),
                       d["rules_preset"], d["seed"], d["first_dealer"], [list(x) for x in d["decks"]],
                       [SeatEntry(s["seat"], printable(s["player"]), printable(s["name"])) for s in d["seats"]],
-                      d["human_seat"], model,
-                      moves, result)
+                      d["human_seat"], model, moves, result, d["takebacks"])
 
 
 def replay_events(record: GameRecord) -> tuple[list[State], list[tuple]]:

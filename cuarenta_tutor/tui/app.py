@@ -112,6 +112,18 @@ class CuarentaApp(App):
             return
         self.push_screen(PlayScreen(session, tutor=self.tutor))
 
+    def explore(self, record, ply: int) -> None:
+        """A new game from move `ply` of a saved one (which is not touched)."""
+        try:
+            session = GameSession.explore(record, ply, self.model_path, self.folder)
+            if self.analysis is not None:
+                session.analysis_settings = self.analysis
+        except (ModelError, records.RecordError, OSError, ValueError) as err:
+            self.report_error(err)
+            return
+        self.push_screen(PlayScreen(session, tutor=self.tutor))
+        self.notify("A new game from this point; the reviewed game stays as it was.")
+
     def open_review(self, path, seat: int | None = None) -> None:
         try:
             screen = ReviewGame(path, seat)

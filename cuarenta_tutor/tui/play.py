@@ -84,6 +84,7 @@ class PlayScreen(Screen):
     BINDINGS = [Binding(str(i), f"card({i})", f"Card {i}", show=i == 1) for i in range(1, 6)] + [
         Binding("h", "toggle_hints", "Hints"),
         Binding("t", "toggle_tutor", "Tutor"),
+        Binding("u", "take_back", "Take back"),
         Binding("escape", "leave", "Home (saved)"),
     ]
 
@@ -251,6 +252,22 @@ class PlayScreen(Screen):
         extra = [f"Coach: {note.klass} ({note.win_after:.0f}%{coach.margin_text(note)} after; best {note.best_name} "
                  f"{note.win_best:.0f}%)"] if note and note.klass in ("inaccuracy", "mistake", "blunder") else []
         self.after_move(report, report.callouts + extra)
+
+    def action_take_back(self) -> None:
+        """Take back your last move (and the agent's reply): the game goes on from before it."""
+        if self.thinking:
+            self.notify("Wait for the agent's move first.", severity="warning")
+            return
+        try:
+            self.session = self.session.take_back()
+        except Exception as err:  # IllegalMove (nothing to take back) or SaveError: say so, change nothing
+            self.notify(str(err), severity="warning")
+            return
+        self.analysis = None
+        self.query_one(AgentPanel).move = self.session.agent_last
+        self.show_notes([])
+        self.state = self.session.state
+        self.notify("Taken back: your move again (the game's record keeps the takeback).")
 
     def action_toggle_hints(self) -> None:
         self.show_hints = not self.show_hints

@@ -88,6 +88,7 @@ class ReviewGame(Screen):
                 Binding("n", "mistake(1)", "Next mistake"), Binding("N", "mistake(-1)", "Prev mistake"),
                 Binding("home", "jump(0)", "Start", show=False), Binding("end", "jump(-1)", "End", show=False),
                 Binding("f", "face_up", "Face up"), Binding("d", "deeper", "Deeper review"),
+                Binding("x", "explore", "Explore from here"),
                 Binding("escape", "app.pop_screen", "Back")]
 
     class Progress(Message):
@@ -142,6 +143,8 @@ class ReviewGame(Screen):
                     f"model {self.record.model.id[:8] if self.record.model else '?'}\n", style="bold")
         text.append(f"{who} accuracy: {coach.percent(acc)}   by hand: " +
                     ", ".join(f"{i + 1}: {coach.percent(a)}" for i, a in per_hand))
+        if self.record.takebacks:
+            text.append(f"   ({len(self.record.takebacks)} takeback(s))")
         for line in coach.provenance_lines(mine):
             text.append("\n" + line, style="dim")
         self.query_one("#summary", Static).update(text)
@@ -276,3 +279,7 @@ class ReviewGame(Screen):
 
     def action_face_up(self) -> None:
         self.face_up = not self.face_up
+
+    def action_explore(self) -> None:
+        """Play on from the move on show against the agent, as a new game (this one stays as it is)."""
+        self.app.explore(self.record, min(self.ply, len(self.record.moves)))
