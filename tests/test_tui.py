@@ -162,6 +162,14 @@ async def test_review_steps_and_jumps_to_mistakes_and_survives_a_damaged_file():
         await pilot.press("f")
         assert review.face_up and "Agent:" in str(review.query_one("#position").render())
         assert len(review.states) == len(session.record.moves) + 1
+        moves = review.query_one("#move-list")  # the move list: every move, marked, chosen with enter
+        assert moves.option_count == len(session.record.moves) + 1 and moves.highlighted == first
+        assert str(moves.get_option_at_index(first).prompt).rstrip().endswith(
+            {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}[note.klass])
+        moves.focus()
+        moves.highlighted = 5
+        await pilot.press("enter")
+        assert review.ply == 5
 
 
 async def test_an_unexpected_error_becomes_a_message_not_a_traceback(monkeypatch):

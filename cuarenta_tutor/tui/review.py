@@ -6,10 +6,12 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, ProgressBar, Sparkline, Static
+from textual.widgets import DataTable, Footer, OptionList, ProgressBar, Sparkline, Static
+from textual.widgets.option_list import Option
 
 from .. import coach, records
 from ..agents.onnx_policy import OnnxPolicy
@@ -123,16 +125,38 @@ class ReviewGame(Screen):
         yield Static(id="summary")
         yield ProgressBar(id="progress", show_eta=True)
         yield Static(id="changes")
-        yield Static(id="position")
-        yield Static(id="move")
-        yield Sparkline([], id="graph")
+        with Horizontal(id="review-body"):
+            yield OptionList(id="move-list")
+            with Vertical():
+                yield Static(id="position")
+                yield Static(id="move")
+                yield Sparkline([], id="graph")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(ProgressBar).display = False
+        self.fill_move_list()
         self.show_summary()
         self.show()
         self.start_review(None)
+
+    def fill_move_list(self) -> None:
+        """Every move, its mover and the class of its annotation; choosing one shows it."""
+        marks = {"inaccuracy": "?!", "mistake": "?", "blunder": "??", "unclear": "~"}
+        menu = self.query_one("#move-list", OptionList)
+        menu.clear_options()
+        for i, move in enumerate(self.record.moves):
+            note = self.notes[i]
+            who = "you" if move.seat == self.record.human_seat else self.record.seats[move.seat].name[:3]
+            mark = marks.get(note.klass, "") if note else ""
+            menu.add_option(Option(f"{i + 1:3d} {who:<3} {move_name(self.states[i], move.action)[:13]:<13}{mark:>2}",
+                                   id=str(i)))
+        menu.add_option(Option("    end of the game", id=str(len(self.record.moves))))
+        menu.highlighted = self.ply
+
+    @on(OptionList.OptionSelected, "#move-list")
+    def move_chosen(self, event: OptionList.OptionSelected) -> None:
+        self.ply = int(event.option.id)
 
     def show_summary(self) -> None:
         mine = [n for n in self.notes if n]
@@ -203,6 +227,7 @@ class ReviewGame(Screen):
         except OSError as err:
             self.app.report_error(err)
         self.read_notes()
+        self.fill_move_list()
         self.show_summary()
         self.show()
         head = f"Reviewed {len(message.annotations)} moves on the analysis."
@@ -218,6 +243,8 @@ class ReviewGame(Screen):
 
     # ---- drawing ---------------------------------------------------------------------------
     def watch_ply(self) -> None:
+        if self.is_mounted:
+            self.query_one("#move-list", OptionList).highlighted = self.ply
         self.show()
 
     def watch_face_up(self) -> None:
