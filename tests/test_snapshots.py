@@ -1,4 +1,5 @@
-"""Pictures of the app at 80x24 (pytest-textual-snapshot): home, new game, play with hints, review, a lesson.
+"""Pictures of every screen at 80x24 (pytest-textual-snapshot): home, new game, model choice, play with hints,
+review list, review, lesson list, a lesson, help.
 
 After a deliberate change (or a new shipped model), look at the report, then refresh them with
 `python -m pytest tests/test_snapshots.py --snapshot-update`.
@@ -80,3 +81,37 @@ def test_lesson_at_its_position(snap_compare):
         await wait(pilot)
 
     assert snap_compare(make_app(start="lessons", agent_delay=0), terminal_size=SIZE, run_before=before)
+
+
+def test_review_list(snap_compare):
+    fixed_game()
+    assert snap_compare(make_app(start="review", agent_delay=0), terminal_size=SIZE, run_before=wait)
+
+
+def test_lesson_list(snap_compare):
+    assert snap_compare(make_app(start="lessons", agent_delay=0), terminal_size=SIZE, run_before=wait)
+
+
+def test_help(snap_compare):
+    async def before(pilot):
+        await wait(pilot)
+        await pilot.press("question_mark")
+        await wait(pilot)
+
+    assert snap_compare(make_app(agent_delay=0), terminal_size=SIZE, run_before=before)
+
+
+def test_model_choice(snap_compare, monkeypatch):
+    import shutil
+    from pathlib import Path
+
+    home = Path("/tmp/cuarenta-tutor-snapshot-home")  # the dialog names the folder: the same one every run
+    shutil.rmtree(home, ignore_errors=True)
+    monkeypatch.setenv("CUARENTA_TUTOR_HOME", str(home))
+
+    async def before(pilot):
+        await wait(pilot)
+        await pilot.press("m")
+        await wait(pilot)
+
+    assert snap_compare(make_app(agent_delay=0), terminal_size=SIZE, run_before=before)

@@ -135,6 +135,7 @@ class PlayScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one(AgentPanel).model = f"model {self.session.model_path.stem} {self.session.agent.model_id[:8]}"
         self.show_notes(self.session.last.callouts if self.session.last else [])
         if self.session.agent_last:  # a resumed game: the agent's last move, without its numbers
             self.query_one(AgentPanel).move = self.session.agent_last

@@ -112,10 +112,16 @@ class AgentPanel(Static):
 
     move: reactive[tuple | None] = reactive(None, layout=False)
     """(state before the move, the agent's Decision, the move's name) of its last move, or None."""
+    model: reactive[str] = reactive("", layout=False)
+    """The model it plays with ("cuarenta-a2c-lstm 967dfd4d"), shown until its first move."""
+
+    def watch_model(self) -> None:
+        self.watch_move(self.move)
 
     def watch_move(self, move) -> None:
         if move is None:
-            self.update(Text("Agent: waiting for its first move", style="dim"))
+            self.update(Text(f"Agent{f' ({self.model})' if self.model else ''}: waiting for its first move",
+                             style="dim"))
             return
         state_before, decision, played = move
         t = Text("Agent played ", style="bold")
