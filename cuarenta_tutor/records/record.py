@@ -171,7 +171,8 @@ def to_json(record: GameRecord) -> dict:
                     for m in record.moves]
     out["model"] = record.model and asdict(record.model)
     out["result"] = record.result and {"winner": record.result.winner, "scores": list(record.result.scores)}
-    out["takebacks"] = record.takebacks
+    if record.takebacks:  # only then: a game without takebacks is written as before
+        out["takebacks"] = record.takebacks
     return out
 
 
