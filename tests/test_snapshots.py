@@ -1,5 +1,6 @@
 """Pictures of every screen at 80x24 (pytest-textual-snapshot): home, new game, model choice, play with hints,
-review list, review, lesson list, a lesson, help.
+review, lesson list, a lesson, help. (The review list is checked with Pilot instead: its DataTable splits the
+same picture into different segments from run to run.)
 
 After a deliberate change (or a new shipped model), look at the report, then refresh them with
 `python -m pytest tests/test_snapshots.py --snapshot-update`.
@@ -81,11 +82,6 @@ def test_lesson_at_its_position(snap_compare):
         await wait(pilot)
 
     assert snap_compare(make_app(start="lessons", agent_delay=0), terminal_size=SIZE, run_before=before)
-
-
-def test_review_list(snap_compare):
-    fixed_game()
-    assert snap_compare(make_app(start="review", agent_delay=0), terminal_size=SIZE, run_before=wait)
 
 
 def test_lesson_list(snap_compare):

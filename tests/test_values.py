@@ -29,15 +29,30 @@ def test_solve_handles_hands_that_leave_the_scores_as_they_were():
     assert table[30, 30, 0] == pytest.approx(2 / 3) and table[30, 30, 1] == pytest.approx(1 / 3)
 
 
+def test_standard_errors_count_each_entrys_hands_and_what_it_inherits():
+    from cuarenta_tutor.analysis.values import standard_errors
+
+    outcomes = {((0, 0), 0): [((10, 0), 1), ((10, 0), 1)],  # always the same entry: its error, inherited
+                ((10, 0), 1): [0, 1]}  # a coin: variance 0.25 over 2 hands
+    table = solve(outcomes, 2)
+    se = standard_errors(outcomes, table)
+    assert se[10, 0, 1] == pytest.approx((0.25 / 2) ** 0.5) and se[0, 0, 0] == pytest.approx(se[10, 0, 1])
+    more = {((0, 0), 0): [0, 1, 0, 1, 0, 1, 0, 1]}  # four times the hands: half the error
+    assert standard_errors(more, solve(more, 2))[0, 0, 0] == pytest.approx(se[10, 0, 1] / 2)
+
+
 def test_win_reads_the_table_for_either_team_and_the_nearest_score_reached():
     table = np.full((TARGET_SCORE, TARGET_SCORE, 2), np.nan)
     table[10, 4, 1], table[12, 4, 1] = 0.7, 0.8
-    values = HandValues(table, Rules(), hands=3)
+    se = np.where(np.isnan(table), 0.0, 0.02)
+    values = HandValues(table, Rules(), hands=3, se=se, seed=9)
     state = initial_state(Rules(), dealer=1, scores=(10, 4))
     assert values.win(state, 0) == pytest.approx(0.7) and values.win(state, 1) == pytest.approx(0.3)
     assert values.win(initial_state(Rules(), 1, (13, 4)), 0) == pytest.approx(0.8)  # 13 was never reached
+    assert values.error(state) == 0.02
     again = HandValues.from_json(json.loads(json.dumps(values.to_json())))
     assert again.rules == Rules() and again.hands == 3 and np.allclose(again.table, table, equal_nan=True)
+    assert again.seed == 9 and again.error(state) == 0.02
     with pytest.raises(ValueError, match="a hand-value table is 40x40x4, not 40x40x2"):
         HandValues.from_json({**values.to_json(), "rules": Rules(players=4).to_dict()})
 
@@ -81,8 +96,10 @@ def test_the_analysis_values_the_end_of_a_hand_with_the_table_for_its_rules_only
             after = apply(state, move.action)[0]
             ends = [apply(after, a)[0] for a in legal_actions(after)]
             if after.winner < 0 and all(end.winner < 0 for end in ends):
-                assert any(move.win_pct == pytest.approx(100 * table.win(end, state.turn & 1)) for end in ends)
-                assert move.ci95 == (move.win_pct, move.win_pct)  # every world the same
+                end = next(e for e in ends if move.win_pct == pytest.approx(100 * table.win(e, state.turn & 1)))
+                # every world the same: the interval is the table entry's own error, nothing else
+                half = (move.ci95[1] - move.ci95[0]) / 2
+                assert half == pytest.approx(1.959964 * 100 * table.error(end)) and half > 0
                 checked += 1
     assert checked >= 6
     assert analyse(state, agent, replace(quick, leaf="critic")).leaf == "critic"

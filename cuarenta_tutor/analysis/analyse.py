@@ -140,10 +140,12 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     hand_values = None
     if settings.horizon == "hand" and settings.leaf == "table":
         hand_values = for_model(agent.path, agent.model_id, state.rules)
-    playouts = Playouts(agent.run, agent.hidden, settings.horizon, leaf=hand_values.win if hand_values else None)
+    playouts = Playouts(agent.run, agent.hidden, settings.horizon, leaf=hand_values.win if hand_values else None,
+                        leaf_error=hand_values.error if hand_values else None)
     values: list[list[float]] = [[] for _ in legal]
     points: list[list[float]] = [[] for _ in legal]
     caidas, limpias = [0] * len(legal), [0] * len(legal)
+    table_errors: list[list[float]] = [[] for _ in legal]
     worlds = 0
     while worlds < settings.worlds:
         batch = min(settings.round_worlds, settings.worlds - worlds)
@@ -157,6 +159,7 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
         for lane in lanes:
             values[lane.move].append(100.0 * lane.value)
             points[lane.move].append(lane.points)
+            table_errors[lane.move].append(100.0 * lane.leaf_se)
             caida, limpia = risks(lane.reply, team)
             caidas[lane.move] += caida
             limpias[lane.move] += limpia
@@ -171,7 +174,9 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     out = []
     for m, a in enumerate(legal):
         exact = bool(np.all(table[m] == table[m][0])) and table[m][0] in (0.0, 100.0)  # the game's result
-        mean, low, high = _mean_ci(table[m], 0.0 if exact else settings.value_sd)
+        # the table's error is shared by the worlds (the same entries): its mean adds to the model error
+        extra = math.hypot(settings.value_sd, float(np.mean(table_errors[m])))
+        mean, low, high = _mean_ci(table[m], 0.0 if exact else extra)
         if m == best:
             loss, loss_ci = 0.0, (0.0, 0.0)
         else:

@@ -41,6 +41,8 @@ class Lane:
     """Deals dealt since the world's position (the move's own included)."""
     hand_no: int = 0
     """The world's hand."""
+    leaf_se: float = 0.0
+    """The standard error of the leaf's value where a table valued the lane (0 elsewhere)."""
 
 
 def start_lane(world: State, stock_order, move: int, action: int, index: int, team: int, seed: int,
@@ -62,11 +64,13 @@ class Playouts:
     state awaiting the next hand's first deal), e.g. `HandValues.win`; lanes then stop there. Without it
     they stop after that deal and the critic values them."""
 
-    def __init__(self, run, hidden: int, horizon: str = "deal", max_plies: int = 400, leaf=None):
+    def __init__(self, run, hidden: int, horizon: str = "deal", max_plies: int = 400, leaf=None, leaf_error=None):
         if horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, not {horizon!r}")
         self.run, self.hidden, self.horizon, self.max_plies = run, hidden, horizon, max_plies
         self.leaf = leaf if horizon == "hand" else None
+        self.leaf_error = leaf_error
+        """`leaf_error(state)`: the standard error of `leaf` there (e.g. `HandValues.error`)."""
 
     @property
     def next_hand(self) -> bool:
@@ -140,6 +144,7 @@ class Playouts:
             lane.value = float(lane.state.winner == team)
         elif self.leaf is not None and lane.state.hand_no != lane.hand_no:
             lane.value = float(self.leaf(lane.state, team))
+            lane.leaf_se = float(self.leaf_error(lane.state)) if self.leaf_error else 0.0
 
 
 def _points(events, team: int) -> int:

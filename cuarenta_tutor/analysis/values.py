@@ -24,39 +24,56 @@ from .playout import Lane, Playouts
 
 
 class HandValues:
-    """P(team 0 wins) from the end of a hand, by (team 0's score, team 1's score, next dealer)."""
+    """P(team 0 wins) from the end of a hand, by (team 0's score, team 1's score, next dealer), and each entry's
+    standard error (the simulation's own, and what it inherits from the entries its hands lead to)."""
 
-    def __init__(self, table: np.ndarray, rules: Rules, hands: int = 0):
-        self.table, self.rules, self.hands = table, rules, hands
+    def __init__(self, table: np.ndarray, rules: Rules, hands: int = 0, se: np.ndarray | None = None, seed: int = 0):
+        self.table, self.rules, self.hands, self.seed = table, rules, hands, seed
         """`table`: [TARGET_SCORE, TARGET_SCORE, players], NaN where no simulated hand reached;
-        `hands`: hands simulated per score."""
+        `hands`: hands simulated per score; `seed`: the simulation's."""
+        self.se = np.zeros_like(table) if se is None else se
+
+    def _entry(self, state) -> tuple:
+        a, b = (min(s, TARGET_SCORE - 1) for s in state.scores)
+        if np.isnan(self.table[a, b, state.dealer]):  # a score no simulated hand reached: the nearest one that was
+            known = np.argwhere(~np.isnan(self.table[:, :, state.dealer]))
+            a, b = known[np.argmin(np.abs(known - (a, b)).sum(axis=1))]
+        return a, b, state.dealer
 
     def win(self, state, team: int) -> float:
         """`team`'s chance to win from `state`, the end of a hand (awaiting the next hand's first deal)."""
-        a, b = (min(s, TARGET_SCORE - 1) for s in state.scores)
-        p = self.table[a, b, state.dealer]
-        if np.isnan(p):  # a score no simulated hand reached: the nearest one that was
-            known = np.argwhere(~np.isnan(self.table[:, :, state.dealer]))
-            a, b = known[np.argmin(np.abs(known - (a, b)).sum(axis=1))]
-            p = self.table[a, b, state.dealer]
-        return float(p) if team == 0 else 1.0 - float(p)
+        p = float(self.table[self._entry(state)])
+        return p if team == 0 else 1.0 - p
+
+    def error(self, state) -> float:
+        """The standard error of `win` at `state` (either team's)."""
+        return float(self.se[self._entry(state)])
 
     def to_json(self) -> dict:
-        """{"rules", "hands_per_score", "win_team0": per next dealer, per team 0's score, per team 1's score,
-        P(team 0 wins) or null where no hand reached}."""
-        return {"rules": self.rules.to_dict(), "hands_per_score": self.hands,
-                "win_team0": [[[None if np.isnan(x) else round(float(x), 4) for x in row] for row in plane]
-                              for plane in self.table.transpose(2, 0, 1)]}
+        """{"rules", "hands_per_score", "seed", "win_team0" and "se": per next dealer, per team 0's score, per
+        team 1's score, P(team 0 wins) and its standard error, or null where no hand reached}."""
+        def planes(values):
+            return [[[None if np.isnan(x) else round(float(x), 4) for x in row] for row in plane]
+                    for plane in values.transpose(2, 0, 1)]
+        se = np.where(np.isnan(self.table), np.nan, self.se)
+        return {"rules": self.rules.to_dict(), "hands_per_score": self.hands, "seed": self.seed,
+                "win_team0": planes(self.table), "se": planes(se)}
 
     @classmethod
     def from_json(cls, data: dict) -> HandValues:
-        table = np.array([[[np.nan if x is None else x for x in row] for row in plane]
-                          for plane in data["win_team0"]], dtype=float).transpose(1, 2, 0)
+        def read(planes):
+            return np.array([[[np.nan if x is None else x for x in row] for row in plane]
+                             for plane in planes], dtype=float).transpose(1, 2, 0)
+        table = read(data["win_team0"])
         rules = Rules().with_options(**data["rules"])
         if table.shape != (TARGET_SCORE, TARGET_SCORE, rules.players):
             raise ValueError(f"a hand-value table is {TARGET_SCORE}x{TARGET_SCORE}x{rules.players}, not "
                              f"{'x'.join(map(str, table.shape))}")
-        return cls(table, rules, int(data.get("hands_per_score", 0)))
+        se = read(data["se"]) if "se" in data else None
+        if se is not None and se.shape != table.shape:
+            raise ValueError("a hand-value table's se has another shape than its values")
+        return cls(table, rules, int(data.get("hands_per_score", 0)), None if se is None else np.nan_to_num(se),
+                   int(data.get("seed", 0)))
 
 
 def simulate(agent, rules: Rules, starts: list, hands: int, seed: int) -> list[list]:
@@ -77,6 +94,27 @@ def simulate(agent, rules: Rules, starts: list, hands: int, seed: int) -> list[l
         s = lane.state
         out[lane.move].append(s.winner if s.winner >= 0 else (tuple(s.scores), s.dealer))
     return out
+
+
+def standard_errors(outcomes: dict, table: np.ndarray) -> np.ndarray:
+    """Each entry's standard error: its own (the spread of its hands' values over their number) and, in
+    quadrature, the mean error of the entries its hands lead to (taken as fully correlated), to a fixed point."""
+    se = np.zeros_like(table)
+
+    def value(r):
+        return (1.0 - r) if isinstance(r, int) else table[r[0][0], r[0][1], r[1]]
+
+    own = {key: float(np.var([value(r) for r in results]) / len(results)) for key, results in outcomes.items()}
+    for _ in range(200):
+        change = 0.0
+        for (scores, dealer), results in outcomes.items():
+            inherited = sum(0.0 if isinstance(r, int) else se[r[0][0], r[0][1], r[1]] for r in results) / len(results)
+            new = float(np.sqrt(own[(scores, dealer)] + inherited ** 2))
+            change = max(change, abs(new - se[scores[0], scores[1], dealer]))
+            se[scores[0], scores[1], dealer] = new
+        if change < 1e-7:
+            break
+    return se
 
 
 def solve(outcomes: dict, players: int) -> np.ndarray:
@@ -118,7 +156,8 @@ def build(agent, rules: Rules | None = None, hands: int = 200, seed: int = 0, ba
                     todo.append(r)
         if progress:
             progress(len(outcomes), len(outcomes) + len(todo))
-    return HandValues(solve(outcomes, rules.players), rules, hands)
+    table = solve(outcomes, rules.players)
+    return HandValues(table, rules, hands, standard_errors(outcomes, table), seed)
 
 
 def sidecar(model_path) -> Path:

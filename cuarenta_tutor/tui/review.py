@@ -25,6 +25,8 @@ MISTAKES = ("inaccuracy", "mistake", "blunder")
 class ReviewList(Screen):
     """Saved games: date, result, your accuracy, rules, model."""
 
+    AUTO_FOCUS = "#games"
+
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("enter", "open", "Open")]
 
     def compose(self) -> ComposeResult:
