@@ -93,36 +93,27 @@ class CuarentaApp(App):
         self.push_screen(LessonList())
 
     def start_game(self, rules: str, seed: int | None, dealer: int | None) -> None:
-        try:
-            session = GameSession.new(rules, seed, dealer, self.model_path, self.folder)
-            if self.analysis is not None:
-                session.analysis_settings = self.analysis
-        except (ModelError, records.RecordError, OSError, ValueError) as err:
-            self.report_error(err)
-            return
-        self.push_screen(PlayScreen(session, tutor=self.tutor))
+        self.open_play(lambda: GameSession.new(rules, seed, dealer, self.model_path, self.folder))
 
     def continue_game(self, path) -> None:
-        try:
-            session = GameSession.resume(path, self.model_path, self.folder)
-            if self.analysis is not None:
-                session.analysis_settings = self.analysis
-        except (ModelError, records.RecordError, OSError, ValueError) as err:
-            self.report_error(err)
-            return
-        self.push_screen(PlayScreen(session, tutor=self.tutor))
+        self.open_play(lambda: GameSession.resume(path, self.model_path, self.folder))
 
     def explore(self, record, ply: int) -> None:
         """A new game from move `ply` of a saved one (which is not touched)."""
+        if self.open_play(lambda: GameSession.explore(record, ply, self.model_path, self.folder)):
+            self.notify("A new game from this point; the reviewed game stays as it was.")
+
+    def open_play(self, make_session) -> bool:
+        """Open the play screen on the session `make_session()` builds; a problem is a message. Whether it opened."""
         try:
-            session = GameSession.explore(record, ply, self.model_path, self.folder)
+            session = make_session()
             if self.analysis is not None:
                 session.analysis_settings = self.analysis
         except (ModelError, records.RecordError, OSError, ValueError) as err:
             self.report_error(err)
-            return
+            return False
         self.push_screen(PlayScreen(session, tutor=self.tutor))
-        self.notify("A new game from this point; the reviewed game stays as it was.")
+        return True
 
     def open_review(self, path, seat: int | None = None) -> None:
         try:
