@@ -141,6 +141,8 @@ def run(args) -> int:
     if command == "analyse":
         return run_analyse(args)
     if command in ("train", "export"):
+        from .training.command import run_training_command
+
         return run_training_command(args)
     if command in ("home", "play", "review", "lessons"):
         return run_tutor(command, args)
@@ -246,99 +248,6 @@ def review_text(args) -> int:
     except (records.RecordError, ModelError, OSError, ValueError) as err:
         print(f"cuarenta-tutor review: {err}", file=sys.stderr)
         return 2
-    return 0
-
-
-TRAIN_EXTRA = ('pip install -e ".[train]" (PyTorch and onnx; on a machine without an NVIDIA GPU add '
-               '--extra-index-url https://download.pytorch.org/whl/cpu for the small CPU build)')
-
-
-def run_training_command(args) -> int:
-    import importlib.util
-
-    if importlib.util.find_spec("torch") is None or importlib.util.find_spec("onnx") is None:
-        print(f"cuarenta-tutor {args.command} needs the train extra, which is not installed: {TRAIN_EXTRA}",
-              file=sys.stderr)
-        return 2
-    import json
-    from pathlib import Path
-
-    from .training.config import CheckpointError, load_checkpoint
-
-    if args.command == "export":
-        from . import records
-        from .agents.onnx_contract import ModelError
-        from .training.card import build_card
-        from .training.export import ExportError, calibrate, export
-
-        if args.out is None:  # never the shipped model unless asked: the person's models folder
-            ckpt = Path(args.checkpoint)
-            args.out = str(records.models_dir() / f"{ckpt.resolve().parent.name}-{ckpt.stem}.onnx")
-
-        if Path(args.out).is_dir():
-            print(f"cuarenta-tutor export: --out {args.out} is a folder; give the .onnx file to write",
-                  file=sys.stderr)
-            return 2
-        try:
-            load_checkpoint(args.checkpoint)
-        except CheckpointError as err:
-            print(f"cuarenta-tutor export: {err}", file=sys.stderr)
-            return 2
-        try:
-            if args.calibrate:
-                fit = calibrate(args.checkpoint, args.out, args.calibrate, args.calibrate_seed)
-                print(f"value calibration: {json.dumps(fit)}")
-                out = Path(args.out)
-            else:
-                out = export(args.checkpoint, args.out)
-        except (ExportError, ModelError, KeyError, RuntimeError) as err:
-            print(f"cuarenta-tutor export: {err}", file=sys.stderr)
-            return 1
-        card = Path(out).with_suffix(".json")
-        card.write_text(json.dumps(build_card(args.checkpoint, out, [], note="written by cuarenta-tutor export; "
-                                              "no arena runs yet (python -m cuarenta_tutor.training.card adds them)"),
-                                   indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"exported {out} (parity with PyTorch checked), its card {card}; play it with --model {out} or "
-              f"choose it with m on the home screen")
-        return 0
-    from .training.a2c import Config, train
-
-    data = {}
-    if args.config:
-        try:
-            data = json.loads(Path(args.config).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as err:
-            print(f"cuarenta-tutor train: cannot read {args.config}: {err}", file=sys.stderr)
-            return 2
-        if not isinstance(data, dict):
-            print(f"cuarenta-tutor train: {args.config} is not a config: a JSON object of settings is expected",
-                  file=sys.stderr)
-            return 2
-    if args.steps is not None:
-        data["total_steps"] = args.steps
-    if args.seed is not None:
-        data["seed"] = args.seed
-    if args.workers is not None:
-        data["workers"] = args.workers
-    try:
-        cfg = Config.from_dict(data)
-        if args.resume:
-            load_checkpoint(Path(args.out) / "checkpoint.pt")  # resuming what is not there starts nothing
-    except CheckpointError as err:
-        print(f"cuarenta-tutor train: --resume: {err}; drop --resume to start a new run", file=sys.stderr)
-        return 2
-    except (TypeError, ValueError) as err:
-        print(f"cuarenta-tutor train: {err}", file=sys.stderr)
-        return 2
-    try:
-        ckpt = train(cfg, Path(args.out), resume=args.resume)
-    except KeyboardInterrupt:
-        print(f"\ncuarenta-tutor train: stopped; continue with --resume --out {args.out}", file=sys.stderr)
-        return 130
-    except RuntimeError as err:  # a rollout worker died: say so, without a traceback
-        print(f"\ncuarenta-tutor train: {err}", file=sys.stderr)
-        return 1
-    print(f"checkpoint: {ckpt}")
     return 0
 
 
