@@ -15,3 +15,20 @@ def reshuffled(state, seat, rng):
             hands[s], i = tuple(sorted(pool[i:i + len(hands[s])])), i + len(hands[s])
     rondas = tuple(r if s == seat or r < 0 else rng.randrange(10) for s, r in enumerate(state.rondas))
     return state._replace(hands=tuple(hands), stock=tuple(sorted(pool[i:])), rondas=rondas)
+
+
+async def settle(pilot):
+    """Let the app finish what a key started: its messages, and every worker (the agent, the analysis)."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def pressing(*keys):
+    """A snapshot's `run_before`: settle, then each key in turn, settling after each."""
+    async def before(pilot):
+        await settle(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot)
+    return before

@@ -6,6 +6,8 @@ After a deliberate change (or a new shipped model), look at the report, then ref
 `python -m pytest tests/test_snapshots.py --snapshot-update`.
 """
 
+from helpers import pressing, settle
+
 from cuarenta_tutor import records
 from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.play.session import GameSession
@@ -16,24 +18,13 @@ REPEATABLE = Settings(budget_s=0)
 """Analysis without a time budget: the same worlds every run, so the refined hints' picture stays put."""
 
 
-async def wait(pilot):
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 def test_home(snap_compare):
-    assert snap_compare(make_app(agent_delay=0), terminal_size=SIZE, run_before=wait)
+    assert snap_compare(make_app(agent_delay=0), terminal_size=SIZE, run_before=settle)
 
 
 def test_play_with_hints(snap_compare):
-    async def before(pilot):
-        await wait(pilot)
-        await pilot.press("h")
-        await wait(pilot)
-
     app = make_app(start="play", seed=11, dealer=1, agent_delay=0, analysis=REPEATABLE)
-    assert snap_compare(app, terminal_size=SIZE, run_before=before)
+    assert snap_compare(app, terminal_size=SIZE, run_before=pressing("h"))
 
 
 def fixed_game():
@@ -54,47 +45,24 @@ def fixed_game():
 
 def test_review(snap_compare):
     path = fixed_game()
-
-    async def before(pilot):
-        await wait(pilot)
-        await pilot.press("right", "right", "right", "n")
-        await wait(pilot)
-
     app = make_app(start="review", game=str(path), agent_delay=0, review=Settings(worlds=32, min_worlds=32, budget_s=0))
-    assert snap_compare(app, terminal_size=SIZE, run_before=before)
+    assert snap_compare(app, terminal_size=SIZE, run_before=pressing("right", "right", "right", "n"))
 
 
 def test_new_game_dialog(snap_compare):
-    async def before(pilot):
-        await wait(pilot)
-        await pilot.press("n")
-        await wait(pilot)
-
-    assert snap_compare(make_app(agent_delay=0), terminal_size=SIZE, run_before=before)
+    assert snap_compare(make_app(agent_delay=0), terminal_size=SIZE, run_before=pressing("n"))
 
 
 def test_lesson_at_its_position(snap_compare):
-    async def before(pilot):
-        await wait(pilot)
-        await pilot.press("enter")
-        await wait(pilot)
-        await pilot.press("m")
-        await wait(pilot)
-
-    assert snap_compare(make_app(start="lessons", agent_delay=0), terminal_size=SIZE, run_before=before)
+    assert snap_compare(make_app(start="lessons", agent_delay=0), terminal_size=SIZE, run_before=pressing("enter", "m"))
 
 
 def test_lesson_list(snap_compare):
-    assert snap_compare(make_app(start="lessons", agent_delay=0), terminal_size=SIZE, run_before=wait)
+    assert snap_compare(make_app(start="lessons", agent_delay=0), terminal_size=SIZE, run_before=settle)
 
 
 def test_help(snap_compare):
-    async def before(pilot):
-        await wait(pilot)
-        await pilot.press("question_mark")
-        await wait(pilot)
-
-    assert snap_compare(make_app(agent_delay=0), terminal_size=SIZE, run_before=before)
+    assert snap_compare(make_app(agent_delay=0), terminal_size=SIZE, run_before=pressing("question_mark"))
 
 
 def test_model_choice(snap_compare, monkeypatch):
@@ -104,10 +72,4 @@ def test_model_choice(snap_compare, monkeypatch):
     home = Path("/tmp/cuarenta-tutor-snapshot-home")  # the dialog names the folder: the same one every run
     shutil.rmtree(home, ignore_errors=True)
     monkeypatch.setenv("CUARENTA_TUTOR_HOME", str(home))
-
-    async def before(pilot):
-        await wait(pilot)
-        await pilot.press("m")
-        await wait(pilot)
-
-    assert snap_compare(make_app(agent_delay=0), terminal_size=SIZE, run_before=before)
+    assert snap_compare(make_app(agent_delay=0), terminal_size=SIZE, run_before=pressing("m"))

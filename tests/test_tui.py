@@ -2,6 +2,7 @@
 
 import json
 
+from helpers import settle
 from textual.widgets import ProgressBar
 
 from cuarenta_tutor import coach, records
@@ -18,12 +19,6 @@ SMALL = Settings(worlds=16, round_worlds=16, min_worlds=16, budget_s=0)
 """Reviews in few worlds, so a whole game is analysed in seconds."""
 
 
-async def settle(pilot, app):
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 def saved_moves(app):
     files = list(records.games_dir().glob("*.json"))
     assert len(files) == 1
@@ -34,7 +29,7 @@ async def test_whole_game_by_key_presses_with_choice_hint_and_callouts():
     app = make_app(start="play", seed=11, dealer=1, agent_delay=0, tutor=False, review=SMALL)  # tutor: test_tui_tutor
     seen = {"choice": 0, "hint": False, "caida": False, "notice": 0}
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
+        await settle(pilot)
         play = app.screen
         assert isinstance(play, PlayScreen)
         session = play.session
@@ -57,7 +52,7 @@ async def test_whole_game_by_key_presses_with_choice_hint_and_callouts():
                     seen["hint"] = True
                 await pilot.press("1")
                 await pilot.pause()
-            await settle(pilot, app)
+            await settle(pilot)
             moves, _ = saved_moves(app)  # the record on disk follows every move
             assert len(moves) == len(session.record.moves)
             seen["caida"] |= any("Caída" in note for note in (session.last.callouts if session.last else []))
@@ -69,34 +64,34 @@ async def test_whole_game_by_key_presses_with_choice_hint_and_callouts():
         assert states[-1] == session.state
         assert sum(1 for m in moves if m["annotation"]) == sum(1 for m in moves if m["seat"] == 0)
         await pilot.press("r")  # the game-over dialog offers the review
-        await settle(pilot, app)
+        await settle(pilot)
         assert isinstance(app.screen, ReviewGame)
 
 
 async def test_resume_after_closing_mid_game():
     app = make_app(start="play", seed=4, dealer=1, agent_delay=0, tutor=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
+        await settle(pilot)
         session = app.screen.session
         for _ in range(3):
             await pilot.press("1")
-            await settle(pilot, app)
+            await settle(pilot)
             if isinstance(app.screen, CaptureChoice):
                 await pilot.press("escape")  # backing out of a choice plays nothing
                 await pilot.press("2" if len(session.state.hands[0]) > 1 else "1")
-                await settle(pilot, app)
+                await settle(pilot)
                 if isinstance(app.screen, CaptureChoice):
                     await pilot.press("1")
-                    await settle(pilot, app)
+                    await settle(pilot)
         played = len(session.record.moves)
         state = session.state
         assert played >= 3
     app = make_app(agent_delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
+        await settle(pilot)
         assert isinstance(app.screen, HomeScreen)
         await pilot.press("c")
-        await settle(pilot, app)
+        await settle(pilot)
         assert isinstance(app.screen, PlayScreen)
         assert app.screen.session.state == state and len(app.screen.session.record.moves) == played
         agent = str(app.screen.query_one(AgentPanel).render())  # not "waiting for its first move"
@@ -122,13 +117,13 @@ async def test_review_steps_and_jumps_to_mistakes_and_survives_a_damaged_file():
     (records.games_dir() / "foreign.json").write_text('{"hello": "world"}')
     app = make_app(start="review", agent_delay=0, review=SMALL)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
+        await settle(pilot)
         listing = app.screen
         assert isinstance(listing, ReviewList)
         assert len(listing.games) == 1
         assert "Skipped" in str(listing.query_one("#problems").render())
         await pilot.press("enter")
-        await settle(pilot, app)  # the game is analysed in a worker, with a progress bar
+        await settle(pilot)  # the game is analysed in a worker, with a progress bar
         review = app.screen
         assert isinstance(review, ReviewGame) and review.ply == 0
         decided = coach.decisions(review.record, [0])
@@ -175,7 +170,7 @@ async def test_review_steps_and_jumps_to_mistakes_and_survives_a_damaged_file():
 async def test_an_unexpected_error_becomes_a_message_not_a_traceback(monkeypatch):
     app = make_app(start="play", seed=2, dealer=1, agent_delay=0, tutor=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
+        await settle(pilot)
         play = app.screen
 
         def broken(*args, **kwargs):
@@ -183,10 +178,10 @@ async def test_an_unexpected_error_becomes_a_message_not_a_traceback(monkeypatch
 
         monkeypatch.setattr(play.session, "play_human", broken)
         await pilot.press("1")
-        await settle(pilot, app)
+        await settle(pilot)
         if isinstance(app.screen, CaptureChoice):
             await pilot.press("1")
-            await settle(pilot, app)
+            await settle(pilot)
         assert app.is_running
         assert any("the coach tripped" in message for message in app.messages)
 
@@ -237,7 +232,7 @@ async def test_the_new_game_dialog_labels_its_fields_and_says_what_each_preset_i
     assert set(PRESET_NOTES) == set(PRESETS)
     app = make_app(agent_delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
+        await settle(pilot)
         await pilot.press("n")
         await pilot.pause()
         dialog = app.screen
@@ -264,7 +259,7 @@ async def test_help_lists_the_keys_and_a_glossary_of_the_games_words():
     assert "▮" in text and "▯" in text and set(perros(32)) <= set("▮▯")  # the legend has the scoreboard's marks
     app = make_app(agent_delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
+        await settle(pilot)
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen) and app.screen.query_one(Markdown)
@@ -281,48 +276,48 @@ async def test_the_home_screen_shows_the_model_and_a_choice_of_another_is_kept()
     shutil.copy(default_model_path(), mine)  # as `export` leaves it
     app = make_app(agent_delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
+        await settle(pilot)
         assert "Model: cuarenta-a2c-lstm (" in str(app.screen.query_one("#model").render())
         await pilot.press("m")
         await pilot.pause()
         assert isinstance(app.screen, ModelChoice)
         choice = app.screen.models.index(mine)
         await pilot.press(*["down"] * choice, "enter")
-        await settle(pilot, app)
+        await settle(pilot)
         assert app.model == mine and "mine (" in str(app.screen.query_one("#model").render())
     assert records.load_settings()["model"] == str(mine)
     app = make_app(start="play", seed=3, dealer=1, agent_delay=0, tutor=False)  # the next start keeps it
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
+        await settle(pilot)
         assert isinstance(app.screen, PlayScreen) and app.screen.session.model_path == mine
 
 
 async def test_take_back_in_play_and_explore_from_a_reviewed_move():
     app = make_app(start="play", seed=4, dealer=1, agent_delay=0, tutor=False, review=SMALL)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
+        await settle(pilot)
         play = app.screen
         before = play.session.state
         await pilot.press("u")
         assert "not played a move to take back" in app.messages[-1]
         await pilot.press("1")
-        await settle(pilot, app)
+        await settle(pilot)
         if isinstance(app.screen, CaptureChoice):
             await pilot.press("1")
-            await settle(pilot, app)
+            await settle(pilot)
         assert play.session.state != before and play.session.human_turn  # the agent has answered
         await pilot.press("u")
-        await settle(pilot, app)
+        await settle(pilot)
         assert play.session.state == before and play.session.record.takebacks
         assert "Taken back" in app.messages[-1]
         path = records.games_dir() / f"{play.session.record.game_id}.json"
         saved = path.read_bytes()
         app.open_review(path)
-        await settle(pilot, app)
+        await settle(pilot)
         review = app.screen
         assert isinstance(review, ReviewGame) and "takeback" in str(review.query_one("#summary").render())
         await pilot.press("x")
-        await settle(pilot, app)
+        await settle(pilot)
         assert isinstance(app.screen, PlayScreen) and app.screen.session.state == review.states[0]
         assert app.screen.session.record.game_id != play.session.record.game_id
         kept = records.load(path)  # the reviewed game keeps its moves and its takeback

@@ -1,17 +1,13 @@
 """The lessons screens driven by keys: feedback, progress that survives a restart, and the way to a first game."""
 
+from helpers import settle
+
 from cuarenta_tutor import lessons as lesson_data
 from cuarenta_tutor.tui import make_app
 from cuarenta_tutor.tui.lessons import LessonList, LessonView
 from cuarenta_tutor.tui.play import PlayScreen
 
 SIZE = (80, 24)
-
-
-async def settle(pilot):
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def key_of(view, action):

@@ -1,6 +1,8 @@
 """The tutor in the app (Pilot, shipped model): refined hints with intervals, and a warning before a clear
 mistake (never before the best move), with take back and the better move explained."""
 
+from helpers import settle
+
 from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.analysis.classes import judge
 from cuarenta_tutor.coach.advice import key_of
@@ -13,12 +15,6 @@ from cuarenta_tutor.tui.widgets import HintsPanel
 SIZE = (80, 24)
 REPEATABLE = Settings(budget_s=0)
 """No time budget: the app's analysis and the test's own see the same worlds."""
-
-
-async def settle(pilot):
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def press_move(pilot, session, action):
