@@ -46,8 +46,9 @@ class Settings:
     for the rules; else the critic) or "critic"."""
     seed: int = 0
     value_sd: float = 0.0
-    """The critic's own error at the horizon, in win-% points, measured against the deep reference (see
-    errors.py); added to the sampling error in quadrature, so the intervals hold what the worlds cannot."""
+    """The model's error at the horizon, in win-% points, measured against the deep reference (calibrate.py);
+    added in quadrature to the sampling error (and to the table entries' own error), so the intervals hold
+    what the worlds cannot."""
     loss_sd: float = 0.0
     """The same for the paired difference between two moves (the loss)."""
 

@@ -96,25 +96,40 @@ def simulate(agent, rules: Rules, starts: list, hands: int, seed: int) -> list[l
     return out
 
 
+def _value(outcome, table: np.ndarray) -> float:
+    """P(team 0 wins) after one simulated hand: its winner's, or the table's at the scores it ended on."""
+    if isinstance(outcome, int):
+        return 1.0 - outcome
+    (a, b), dealer = outcome
+    return table[a, b, dealer]
+
+
+def _fixed_point(outcomes: dict, grid: np.ndarray, step, rounds: int) -> np.ndarray:
+    """Update `grid` at every start with `step(start, its outcomes)` until nothing moves by 1e-7."""
+    for _ in range(rounds):
+        change = 0.0
+        for start, results in outcomes.items():
+            (a, b), dealer = start
+            new = step(start, results)
+            change = max(change, abs(new - grid[a, b, dealer]))
+            grid[a, b, dealer] = new
+        if change < 1e-7:
+            break
+    return grid
+
+
 def standard_errors(outcomes: dict, table: np.ndarray) -> np.ndarray:
     """Each entry's standard error: its own (the spread of its hands' values over their number) and, in
     quadrature, the mean error of the entries its hands lead to (taken as fully correlated), to a fixed point."""
+    own = {start: float(np.var([_value(r, table) for r in results]) / len(results))
+           for start, results in outcomes.items()}
+
+    def step(start, results):
+        inherited = sum(0.0 if isinstance(r, int) else _value(r, se) for r in results) / len(results)
+        return float(np.sqrt(own[start] + inherited ** 2))
+
     se = np.zeros_like(table)
-
-    def value(r):
-        return (1.0 - r) if isinstance(r, int) else table[r[0][0], r[0][1], r[1]]
-
-    own = {key: float(np.var([value(r) for r in results]) / len(results)) for key, results in outcomes.items()}
-    for _ in range(200):
-        change = 0.0
-        for (scores, dealer), results in outcomes.items():
-            inherited = sum(0.0 if isinstance(r, int) else se[r[0][0], r[0][1], r[1]] for r in results) / len(results)
-            new = float(np.sqrt(own[(scores, dealer)] + inherited ** 2))
-            change = max(change, abs(new - se[scores[0], scores[1], dealer]))
-            se[scores[0], scores[1], dealer] = new
-        if change < 1e-7:
-            break
-    return se
+    return _fixed_point(outcomes, se, step, 200)
 
 
 def solve(outcomes: dict, players: int) -> np.ndarray:
@@ -122,18 +137,8 @@ def solve(outcomes: dict, players: int) -> np.ndarray:
     table = np.full((TARGET_SCORE, TARGET_SCORE, players), np.nan)
     for (scores, dealer) in outcomes:
         table[scores[0], scores[1], dealer] = 0.5
-    for _ in range(10000):
-        change = 0.0
-        for (scores, dealer), results in outcomes.items():
-            total = 0.0
-            for r in results:
-                total += (1.0 - r) if isinstance(r, int) else table[r[0][0], r[0][1], r[1]]
-            new = total / len(results)
-            change = max(change, abs(new - table[scores[0], scores[1], dealer]))
-            table[scores[0], scores[1], dealer] = new
-        if change < 1e-7:
-            break
-    return table
+    return _fixed_point(outcomes, table, lambda start, results: sum(_value(r, table) for r in results) / len(results),
+                        10000)
 
 
 def build(agent, rules: Rules | None = None, hands: int = 200, seed: int = 0, batch: int = 40,
