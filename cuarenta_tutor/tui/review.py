@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, OptionList, ProgressBar, Sparklin
 from textual.widgets.option_list import Option
 
 from .. import coach, records
-from ..agents.onnx_policy import OnnxPolicy
+from ..agents.onnx_policy import file_sha256
 from ..engine import Rules, card_str, parse_card
 from ..narrator import Narrator
 from .widgets import cards_text, move_name
@@ -194,10 +194,10 @@ class ReviewGame(Screen):
     @work(thread=True, exclusive=True, group="review")
     def run_review(self, settings, again: bool) -> None:
         try:
-            model = OnnxPolicy(self.app.model_path)  # its sha256: the provenance to compare with
+            model_id = file_sha256(self.app.model)  # the provenance to compare with
             todo = coach.decisions(self.record, self.seats)
             fresh = [p for p in todo if again or not coach.is_current(self.record.moves[p].annotation,
-                                                                      model.model_id, settings)]
+                                                                      model_id, settings)]
             if not fresh:
                 return
             self.post_message(self.Progress(0, len(fresh)))
