@@ -27,7 +27,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help="review again, every move, in up to this many worlds (default: 256, only the moves "
                              "not yet analysed with this model and these settings)")
     review.add_argument("--model", help="ONNX model (default: the shipped one)")
+    review.add_argument("--json", action="store_true",
+                        help="print luck vs skill as one JSON object: per hand and for the game, the change in "
+                             "the seat's team's win %% split into luck and skill (analyses every seat's moves "
+                             "not yet analysed)")
     sub.add_parser("lessons", help="learn the rules and the strategy")
+    sub.add_parser("drills", help="solve again the positions of your mistakes (spaced repetition)")
+    stats = sub.add_parser("stats", help="your progress: accuracy over time, mistakes by kind, results, level")
+    stats.add_argument("--json", action="store_true", help="one JSON object instead of text")
     analyse = sub.add_parser("analyse", help="analyse the positions of a saved game in sampled worlds",
                              description="Every legal move of a position valued from the mover's view: the "
                                          "cards it cannot see are redrawn in sampled worlds, every move is "
@@ -144,7 +151,7 @@ def run(args) -> int:
         from .training.command import run_training_command
 
         return run_training_command(args)
-    if command in ("home", "play", "review", "lessons"):
+    if command in ("home", "play", "review", "lessons", "drills", "stats"):
         return run_tutor(command, args)
     build_parser().print_usage(sys.stderr)
     return 2
@@ -155,8 +162,14 @@ def run_tutor(command: str, args) -> int:
     import os
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    if command == "review" and args.text:
+    if command == "review" and (args.text or args.json):
+        from .coach.command import review_text
+
         return review_text(args)
+    if command == "stats":
+        from .coach.command import stats
+
+        return stats(args)
     problem = preflight(command, args)
     if problem:
         print(f"cuarenta-tutor {command}: {problem}", file=sys.stderr)
@@ -207,48 +220,6 @@ def preflight(command: str, args) -> str | None:
     except (ModelError, records.RecordError, ValueError) as err:
         return str(err)
     return None
-
-
-def review_text(args) -> int:
-    """Print a saved game with the coach's annotations; moves not yet analysed with this model and these
-    settings are analysed first (a progress bar) and stored back in the file, and what changed is listed."""
-    from . import coach, records
-    from .agents.onnx_contract import ModelError
-    from .agents.onnx_policy import OnnxPolicy
-
-    if not args.game:
-        games, problems = records.list_games()
-        for g in games:
-            print(f"{g.path}  {g.created[:16]}  {g.result}")
-        for p in problems:
-            print(f"skipped: {p}", file=sys.stderr)
-        if not games:
-            print("No saved games yet.")
-        return 0
-    if args.worlds is not None and args.worlds < 2:
-        print("cuarenta-tutor review: --worlds must be 2 or more", file=sys.stderr)
-        return 2
-    try:
-        record = records.load(args.game)
-        seats = coach.reviewed_seats(record, args.seat)
-        settings = coach.review_settings(record, args.model, args.worlds)
-        model_id = OnnxPolicy(args.model).model_id
-        stale = [p for p in coach.decisions(record, seats)
-                 if args.worlds or not coach.is_current(record.moves[p].annotation, model_id, settings)]
-        if stale:
-            with progress_bar("reviewing") as advance:
-                annotations = coach.review(record, args.model, settings, seats, progress=advance, plies=stale)
-            changes = coach.store(record, annotations, seats)
-            records.save(record, path=args.game)
-            print(f"Reviewed {len(annotations)} moves on the analysis; saved in {args.game}")
-            for line in changes:
-                print(f"  changed: {line}")
-        annotations = [note for m in record.moves if m.seat in seats and (note := coach.read(m.annotation))]
-        print(coach.format_review(record, annotations))
-    except (records.RecordError, ModelError, OSError, ValueError) as err:
-        print(f"cuarenta-tutor review: {err}", file=sys.stderr)
-        return 2
-    return 0
 
 
 def run_analyse(args) -> int:

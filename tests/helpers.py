@@ -1,6 +1,11 @@
 """Helpers shared by several test files (importable as `helpers`: pyproject puts tests/ on the path)."""
 
+from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.engine import unseen_cards
+from cuarenta_tutor.play.session import GameSession
+
+SMALL = Settings(worlds=16, round_worlds=16, min_worlds=16, budget_s=0)
+"""Reviews in few worlds, so a whole game is analysed in seconds."""
 
 
 def reshuffled(state, seat, rng):
@@ -32,3 +37,16 @@ def pressing(*keys):
             await pilot.press(key)
             await settle(pilot)
     return before
+
+
+def worst_game(seed=21):
+    """A finished game in which the person always plays the move the analysis (in few worlds) likes least;
+    the annotations made in play are the network's (no analysis is passed), so a review has work to do."""
+    session = GameSession.new(seed=seed, dealer=1)
+    session.analysis_settings = SMALL
+    while not session.over:
+        if session.human_turn:
+            session.play_human(session.analyse(session.position()).moves[-1].action)
+        else:
+            session.play_agent()
+    return session

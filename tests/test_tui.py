@@ -2,12 +2,10 @@
 
 import json
 
-from helpers import settle
+from helpers import SMALL, settle, worst_game
 from textual.widgets import ProgressBar
 
 from cuarenta_tutor import coach, records
-from cuarenta_tutor.analysis import Settings
-from cuarenta_tutor.play.session import GameSession
 from cuarenta_tutor.tui import make_app
 from cuarenta_tutor.tui.home import HomeScreen
 from cuarenta_tutor.tui.play import CaptureChoice, Notice, PlayScreen
@@ -15,8 +13,6 @@ from cuarenta_tutor.tui.review import ReviewGame, ReviewList
 from cuarenta_tutor.tui.widgets import AgentPanel, HintsPanel
 
 SIZE = (80, 24)
-SMALL = Settings(worlds=16, round_worlds=16, min_worlds=16, budget_s=0)
-"""Reviews in few worlds, so a whole game is analysed in seconds."""
 
 
 def saved_moves(app):
@@ -98,19 +94,6 @@ async def test_resume_after_closing_mid_game():
         assert "Agent played" in agent and "before you left" in agent
 
 
-def worst_game(seed=21):
-    """A finished game in which the person always plays the move the analysis (in few worlds) likes least;
-    the annotations made in play are the network's (no analysis is passed), so a review has work to do."""
-    session = GameSession.new(seed=seed, dealer=1)
-    session.analysis_settings = SMALL
-    while not session.over:
-        if session.human_turn:
-            session.play_human(session.analyse(session.position()).moves[-1].action)
-        else:
-            session.play_agent()
-    return session
-
-
 async def test_review_steps_and_jumps_to_mistakes_and_survives_a_damaged_file():
     session = worst_game()
     (records.games_dir() / "damaged.json").write_text('{"schema_version": 1, "moves": [')
@@ -126,14 +109,17 @@ async def test_review_steps_and_jumps_to_mistakes_and_survives_a_damaged_file():
         await settle(pilot)  # the game is analysed in a worker, with a progress bar
         review = app.screen
         assert isinstance(review, ReviewGame) and review.ply == 0
-        decided = coach.decisions(review.record, [0])
-        bar = review.query_one(ProgressBar)
-        assert bar.total == bar.progress == len(decided) and not bar.display
+        decided, theirs = coach.decisions(review.record, [0]), coach.decisions(review.record, [1])
+        bar = review.query_one(ProgressBar)  # the person's moves first, then the agent's (for luck vs skill)
+        assert bar.total == bar.progress == len(theirs) and not bar.display
         assert "Reviewed" in str(review.query_one("#changes").render())
         assert "analysis in up to 16 sampled worlds" in str(review.query_one("#summary").render())
         saved = records.load(records.games_dir() / f"{session.record.game_id}.json")
-        assert all(saved.moves[p].annotation["provenance"]["method"] == "analysis" for p in decided)
+        assert all(saved.moves[p].annotation["provenance"]["method"] == "analysis" for p in decided + theirs)
         assert all(review.notes[p].ci95 is not None for p in decided)
+        assert all(review.notes[p] is None for p in theirs)  # the move list marks the reviewed seat's only
+        luck = str(review.query_one("#luck").render())
+        assert "luck" in luck and "skill" in luck and "not analysed" not in luck
         await pilot.press("right", "right")
         assert review.ply == 2
         await pilot.press("left")

@@ -1,6 +1,7 @@
 """Provides the coach: hints (advice.py), annotations, classes and accuracy (annotate.py), and the review of a
 game on the possible-worlds analysis (review.py)."""
 
+from . import luck
 from .advice import Hint, quick_hints, refined_hints
 from .annotate import (
     CLASSES,
@@ -31,7 +32,7 @@ from .review import (
     store,
 )
 
-__all__ = ["CLASSES", "PRESETS", "Annotation", "MoveHint", "accuracy_by_group", "annotate", "classify",
+__all__ = ["luck", "CLASSES", "PRESETS", "Annotation", "MoveHint", "accuracy_by_group", "annotate", "classify",
            "from_analysis", "game_accuracy", "hints", "summary_accuracy", "Hint", "quick_hints", "refined_hints",
            "REVIEW", "decisions", "format_review", "is_current", "loss_text", "margin_text", "percent",
            "provenance_lines", "read", "review", "review_settings", "reviewed_seats", "store"]

@@ -93,6 +93,9 @@ class Annotation:
     loss_ci95: tuple | None = None
     worlds: int = 0
     """Sampled worlds behind the numbers (0: one forward pass of the network)."""
+    risks: dict | None = None
+    """{"played": [caída risk, limpia risk], "best": [...]}: the share of worlds where the other side's next play
+    is a caída or a limpia after each move (the analysis only; coach/kinds.py reads it)."""
 
     @property
     def model_id(self) -> str:
@@ -120,13 +123,13 @@ class Annotation:
         values = {}
         for f in fields(cls):
             v = data.get(f.name)
-            if f.name in ("ci95", "loss_ci95", "accuracy") and v is None:
+            if f.name in ("ci95", "loss_ci95", "accuracy", "risks") and v is None:
                 values[f.name] = None
                 continue
             if f.name == "worlds" and v is None:
                 v = 0
             kind = {"int": int, "float": (int, float), "float | None": (int, float), "str": str, "dict": dict,
-                    "tuple | None": (list, tuple)}[f.type]
+                    "tuple | None": (list, tuple), "dict | None": dict}[f.type]
             if isinstance(v, bool) or not isinstance(v, kind):
                 raise ValueError(f"annotation field {f.name!r} is {v!r}, not a {f.type}")
             if isinstance(v, float) and not math.isfinite(v):
@@ -139,6 +142,11 @@ class Annotation:
                 if len(values[name]) != 2 or not all(isinstance(x, (int, float)) for x in values[name]):
                     raise ValueError(f"annotation field {name!r} is {values[name]!r}, not a [low, high] pair")
                 values[name] = _pair(values[name])
+        risks = values["risks"]
+        if risks is not None and not all(isinstance(risks.get(k), list) and len(risks[k]) == 2
+                                         and all(isinstance(x, (int, float)) for x in risks[k])
+                                         for k in ("played", "best")):
+            raise ValueError(f"annotation field 'risks' is {risks!r}, not played and best [caída, limpia] shares")
         return cls(**values)
 
 
@@ -171,7 +179,9 @@ def from_analysis(analysis, action: int, ply: int, preset: str = "standard") -> 
     return Annotation(ply, analysis.seat, action, played.name, best.win_pct, played.win_pct, best.action, best.name,
                       best.win_pct, played.loss, judge(played, preset),
                       range_accuracy([m.win_pct for m in analysis.moves], played.win_pct), provenance,
-                      played.ci95, played.loss_ci95, played.worlds)
+                      played.ci95, played.loss_ci95, played.worlds,
+                      {k: [round(float(m.caida_risk), 3), round(float(m.limpia_risk), 3)]
+                       for k, m in (("played", played), ("best", best))})
 
 
 def annotate(state: State, decision: Decision, played_action: int, ply: int, preset: str = "standard") -> Annotation:

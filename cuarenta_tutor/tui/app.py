@@ -67,6 +67,8 @@ class CuarentaApp(App):
             self.start_game(self.rules, self.seed, self.dealer)
         elif self.start == "lessons":
             self.action_lessons()
+        elif self.start == "drills":
+            self.action_drills()
         elif self.start == "review":
             self.open_review(self.game, self.seat) if self.game else self.action_review()
 
@@ -75,6 +77,8 @@ class CuarentaApp(App):
         yield SystemCommand("New game", "Play a new game against the agent", self.action_new_game)
         yield SystemCommand("Review games", "Step through saved games with the coach's notes", self.action_review)
         yield SystemCommand("Lessons", "Learn the rules and the strategy", self.action_lessons)
+        yield SystemCommand("Drills", "Solve the positions of your mistakes again", self.action_drills)
+        yield SystemCommand("Progress", "Your accuracy over time, mistakes by kind, your level", self.action_stats)
         yield SystemCommand("Help", "Keys and the rules in brief", self.action_help)
 
     # ---- navigation ----------------------------------------------------------------------
@@ -91,6 +95,32 @@ class CuarentaApp(App):
         from .lessons import LessonList
 
         self.push_screen(LessonList())
+
+    def open_lesson(self, lesson_id: str) -> None:
+        """The lesson with this id (a weak spot's)."""
+        from .. import lessons
+        from .lessons import LessonView
+
+        try:
+            found = lessons.load_lessons()
+        except lessons.LessonError as err:
+            self.report_error(err)
+            return
+        index = next((i for i, lesson in enumerate(found) if lesson.id == lesson_id), None)
+        if index is None:
+            self.notify(f"There is no lesson {lesson_id!r}.", severity="warning")
+            return
+        self.push_screen(LessonView(found, index))
+
+    def action_drills(self) -> None:
+        from .drills import DrillScreen
+
+        self.push_screen(DrillScreen())
+
+    def action_stats(self) -> None:
+        from .stats import StatsScreen
+
+        self.push_screen(StatsScreen())
 
     def start_game(self, rules: str, seed: int | None, dealer: int | None) -> None:
         self.open_play(lambda: GameSession.new(rules, seed, dealer, self.model_path, self.folder))

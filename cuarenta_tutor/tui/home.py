@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 from .. import records
 from ..agents.onnx_contract import ModelError
 from ..agents.onnx_policy import default_model_path, file_sha256, load_session
+from ..coach import drills, stats
 from ..engine import PRESET_NOTES, PRESETS
 from ..play.session import available_models
 
@@ -98,12 +99,15 @@ class HomeScreen(Screen):
     """New game, continue, review, lessons, quit; the model the agent plays with."""
 
     BINDINGS = [Binding("n", "app.new_game", "New game"), Binding("c", "continue_game", "Continue"),
-                Binding("r", "app.review", "Review"), Binding("l", "app.lessons", "Lessons"),
-                Binding("m", "choose_model", "Model"), Binding("q", "app.quit", "Quit")]
+                Binding("r", "app.review", "Review"), Binding("d", "app.drills", "Drills"),
+                Binding("s", "app.stats", "Progress"), Binding("l", "app.lessons", "Lessons"),
+                Binding("w", "weak_spot", "Weak spot", show=False), Binding("m", "choose_model", "Model"),
+                Binding("q", "app.quit", "Quit")]
 
     def compose(self) -> ComposeResult:
         yield Static(BANNER, id="banner")
         yield OptionList(id="menu")
+        yield Static(id="weak")
         yield Static(id="model")
         yield Static(id="problems")
         yield Footer()
@@ -134,13 +138,17 @@ class HomeScreen(Screen):
 
     unfinished = None
     """The newest unfinished game (a GameSummary), once the saved games have been read."""
+    weak = None
+    """The kind of mistake repeated in the recent games (coach.stats.weak_spot), once read."""
+    due = 0
+    """Drills due now."""
 
     class GamesRead(Message):
-        """The saved games, read in a worker: (summaries, problems)."""
+        """The saved games, read in a worker: (summaries, problems, drills due, weak spot)."""
 
-        def __init__(self, games: list, problems: list) -> None:
+        def __init__(self, games: list, problems: list, due: int = 0, weak: dict | None = None) -> None:
             super().__init__()
-            self.games, self.problems = games, problems
+            self.games, self.problems, self.due, self.weak = games, problems, due, weak
 
     def on_screen_resume(self) -> None:
         self.read_games()
@@ -152,12 +160,24 @@ class HomeScreen(Screen):
 
     @work(thread=True, exclusive=True, group="home")
     def read_games(self) -> None:
-        """Read the games folder off the event loop (it may hold many games)."""
-        self.post_message(self.GamesRead(*records.list_games(self.app.folder)))
+        """Read the games folder, the drills and the progress off the event loop (they may be many)."""
+        games, problems = records.list_games(self.app.folder)
+        deck = drills.load_deck()
+        history, more = stats.load(self.app.folder)
+        problems += deck.problems + [p for p in more if p not in problems]
+        self.post_message(self.GamesRead(games, problems, len(deck.due()), stats.weak_spot(history)))
 
     @on(GamesRead)
     def games_read(self, message: GamesRead) -> None:
+        self.due, self.weak = message.due, message.weak
         self.refill(message.games, message.problems)
+        self.query_one("#weak", Static).update(
+            f"Weak spot: {self.weak['kind']}, {self.weak['count']} times in your last {self.weak['games']} "
+            f"games. Press w for the lesson that teaches it." if self.weak else "")
+
+    def action_weak_spot(self) -> None:
+        if self.weak:
+            self.app.open_lesson(self.weak["lesson"])
 
     def refill(self, games: list, problems: list) -> None:
         menu = self.query_one(OptionList)
@@ -168,6 +188,9 @@ class HomeScreen(Screen):
             menu.add_option(Option(f"Continue unfinished game from {records.when_text(self.unfinished.created)}  (c)",
                                    id="continue"))
         menu.add_option(Option("Review saved games  (r)", id="review"))
+        menu.add_option(Option(f"Drills from your mistakes{f', {self.due} due' if self.due else ''}  (d)",
+                               id="drills"))
+        menu.add_option(Option("Your progress  (s)", id="stats"))
         menu.add_option(Option("Lessons  (l)", id="lessons"))
         menu.add_option(Option("Quit  (q)", id="quit"))
         menu.focus()
@@ -177,6 +200,7 @@ class HomeScreen(Screen):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         action = {"new": self.app.action_new_game, "continue": self.action_continue_game,
                   "review": self.app.action_review, "lessons": self.app.action_lessons,
+                  "drills": self.app.action_drills, "stats": self.app.action_stats,
                   "quit": self.app.exit}[event.option.id]
         action()
 

@@ -9,17 +9,37 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, OptionList, ProgressBar, Sparkline, Static
 from textual.widgets.option_list import Option
 
 from .. import coach, records
 from ..agents.onnx_policy import file_sha256
+from ..analysis.classes import MISTAKE_OR_WORSE
+from ..coach import drills
 from ..engine import Rules, card_str, parse_card
 from ..narrator import Narrator
 from .widgets import cards_text, move_name
 
 MISTAKES = ("inaccuracy", "mistake", "blunder")
+
+
+class LuckTable(ModalScreen):
+    """Per hand: the team's win % at its start and end, and the change split into luck and skill."""
+
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("t", "app.pop_screen", "Back")]
+
+    def __init__(self, luck):
+        super().__init__()
+        self.luck = luck
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static("Luck vs skill, in win-% points for your side (escape to close)", id="title")
+            yield Static("\n".join(coach.luck.table_lines(self.luck)) + "\n\n" +
+                         coach.luck.summary_line(self.luck) + "\n\nSkill: the other side's losses against the "
+                         "best move minus yours. Luck: the rest of the change (the deals, and the cards the "
+                         "other side turned out to hold).")
 
 
 class ReviewList(Screen):
@@ -92,22 +112,23 @@ class ReviewGame(Screen):
                 Binding("n", "mistake(1)", "Next mistake"), Binding("N", "mistake(-1)", "Prev mistake"),
                 Binding("home", "jump(0)", "Start", show=False), Binding("end", "jump(-1)", "End", show=False),
                 Binding("f", "face_up", "Face up"), Binding("d", "deeper", "Deeper review"),
-                Binding("x", "explore", "Explore from here"),
+                Binding("x", "explore", "Explore from here"), Binding("t", "luck_table", "Luck vs skill"),
                 Binding("escape", "app.pop_screen", "Back")]
 
     class Progress(Message):
-        """Moves analysed so far by the review worker."""
+        """Moves analysed so far by the review worker, and whose."""
 
-        def __init__(self, done: int, total: int) -> None:
+        def __init__(self, done: int, total: int, whose: str) -> None:
             super().__init__()
-            self.done, self.total = done, total
+            self.done, self.total, self.whose = done, total, whose
 
     class Reviewed(Message):
-        """The review worker's annotations, or the error that stopped it."""
+        """The review worker's annotations of `seats`' moves and the drills it added, or the error that stopped
+        it."""
 
-        def __init__(self, annotations: list | None, error: BaseException | None = None) -> None:
+        def __init__(self, annotations: list | None, seats=(), drills: int = 0, error: BaseException | None = None):
             super().__init__()
-            self.annotations, self.error = annotations, error
+            self.annotations, self.seats, self.drills, self.error = annotations, list(seats), drills, error
 
     def __init__(self, path, seat: int | None = None):
         super().__init__()
@@ -133,9 +154,11 @@ class ReviewGame(Screen):
                 yield Static(id="position")
                 yield Static(id="move")
                 yield Sparkline([], id="graph")
+                yield Static(id="luck")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.model_id = file_sha256(self.app.model)  # the provenance to compare with
         self.query_one(ProgressBar).display = False
         self.fill_move_list()
         self.show_summary()
@@ -175,6 +198,16 @@ class ReviewGame(Screen):
             text.append("\n" + line, style="dim")
         self.query_one("#summary", Static).update(text)
         self.query_one(Sparkline).data = [n.win_after for n in mine] or [50.0]
+        self.luck = coach.luck.split(self.record, self.human % 2, self.app.model, self.model_id)
+        line = coach.luck.summary_line(self.luck)
+        self.query_one("#luck", Static).update(line + ("  (t: per hand)" if self.luck.hands else ""))
+
+    def action_luck_table(self) -> None:
+        """Luck vs skill per hand, in a dialog."""
+        if not self.luck.hands:
+            self.notify("No hand is analysed yet.")
+            return
+        self.app.push_screen(LuckTable(self.luck))
 
     def hand_accuracy(self):
         groups: dict[int, list] = {}
@@ -193,27 +226,47 @@ class ReviewGame(Screen):
 
     @work(thread=True, exclusive=True, group="review")
     def run_review(self, settings, again: bool) -> None:
+        """The reviewed seats' moves first (they fill the move list and make drills), then the other side's (for
+        luck vs skill), each posted when done."""
+        record = self.record
+        others = [s for s in range(len(record.seats)) if s not in self.seats]
         try:
-            model_id = file_sha256(self.app.model)  # the provenance to compare with
-            todo = coach.decisions(self.record, self.seats)
-            fresh = [p for p in todo if again or not coach.is_current(self.record.moves[p].annotation,
-                                                                      model_id, settings)]
-            if not fresh:
-                return
-            self.post_message(self.Progress(0, len(fresh)))
-            annotations = coach.review(self.record, self.app.model_path, settings, self.seats, plies=fresh,
-                                       progress=lambda done, total: self.post_message(self.Progress(done, total)))
+            known = {d.id for d in drills.load_deck().drills}
+            for seats, whose in ((self.seats, "your" if self.human == record.human_seat else "the reviewed"),
+                                 (others, "the other side's")):
+                fresh = [p for p in coach.decisions(record, seats)
+                         if again or not coach.is_current(record.moves[p].annotation, self.model_id, settings)
+                         or self.drill_missing(p, known)]
+                if not fresh:
+                    continue
+                self.post_message(self.Progress(0, len(fresh), whose))
+                made: list = []
+                annotations = coach.review(record, self.app.model_path, settings, seats, plies=fresh, drills=made,
+                                           progress=lambda done, total, w=whose: self.post_message(
+                                               self.Progress(done, total, w)))
+                added, _ = drills.add_drills(made)
+                self.post_message(self.Reviewed(annotations, seats, added))
         except Exception as err:  # reported on the screen; the stored annotations stay
-            self.post_message(self.Reviewed(None, err))
-            return
-        self.post_message(self.Reviewed(annotations))
+            self.post_message(self.Reviewed(None, error=err))
+
+    outcome = ""
+    """What the review found, for the line above the move list."""
+
+    def drill_missing(self, ply: int, known: set) -> bool:
+        """Whether the person's move at `ply` is a stored mistake or blunder with no drill yet (reviewed before
+        drills existed, or its drill was lost): analysing it again makes one."""
+        move = self.record.moves[ply]
+        note = coach.read(move.annotation)
+        return (move.seat == self.record.human_seat and note is not None and note.klass in MISTAKE_OR_WORSE
+                and f"{self.record.game_id}:{ply}" not in known)
 
     @on(Progress)
     def progressed(self, message: Progress) -> None:
         bar = self.query_one(ProgressBar)
         bar.display = True
         bar.update(total=message.total, progress=message.done)
-        self.query_one("#changes", Static).update(f"Analysing your game: move {message.done} of {message.total}…")
+        self.query_one("#changes", Static).update(
+            f"Analysing {message.whose} moves: {message.done} of {message.total}…")
 
     @on(Reviewed)
     def reviewed(self, message: Reviewed) -> None:
@@ -223,7 +276,7 @@ class ReviewGame(Screen):
             changes.update(f"The review stopped: {message.error}")
             self.app.report_error(message.error)
             return
-        lines = coach.store(self.record, message.annotations, self.seats)
+        lines = coach.store(self.record, message.annotations, message.seats)
         try:
             records.save(self.record, path=self.path)
         except OSError as err:
@@ -232,10 +285,15 @@ class ReviewGame(Screen):
         self.fill_move_list()
         self.show_summary()
         self.show()
-        head = f"Reviewed {len(message.annotations)} moves on the analysis."
-        changes.update(head + ("\nChanged since the last review: " + "; ".join(lines[:2]) +
-                               (f"; and {len(lines) - 2} more" if len(lines) > 2 else "") if lines
-                               else " No mistake changed."))
+        if message.drills:
+            self.notify(f"{message.drills} new drill(s) from your mistakes: d on the home screen.")
+        if set(message.seats) & set(self.seats):
+            self.outcome = f"Reviewed {len(message.annotations)} moves on the analysis." + (
+                "\nChanged since the last review: " + "; ".join(lines[:2]) +
+                (f"; and {len(lines) - 2} more" if len(lines) > 2 else "") if lines else " No mistake changed.")
+        else:
+            self.outcome += f" The other side's {len(message.annotations)} moves too, for luck vs skill."
+        changes.update(self.outcome.strip())
 
     def action_deeper(self) -> None:
         """Review again with four times the worlds."""

@@ -1,0 +1,83 @@
+"""Provides the coach's commands that print: `review GAME --text`, `review GAME --json` (luck vs skill) and
+`stats [--json]`."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..progressbar import progress_bar
+
+
+def review_text(args) -> int:
+    """Print a saved game with the coach's annotations (--text) or its luck vs skill (--json). Moves not yet
+    analysed with this model and these settings are analysed first (a progress bar) and stored back in the
+    file, what changed is listed, and the person's mistakes become drills."""
+    from .. import records
+    from ..agents.onnx_contract import ModelError
+    from ..agents.onnx_policy import OnnxPolicy, default_model_path
+    from . import drills, luck
+    from .review import decisions, format_review, is_current, read, review, review_settings, reviewed_seats, store
+
+    if not args.game:
+        games, problems = records.list_games()
+        for g in games:
+            print(f"{g.path}  {g.created[:16]}  {g.result}")
+        for p in problems:
+            print(f"skipped: {p}", file=sys.stderr)
+        if not games:
+            print("No saved games yet.")
+        return 0
+    if args.worlds is not None and args.worlds < 2:
+        print("cuarenta-tutor review: --worlds must be 2 or more", file=sys.stderr)
+        return 2
+    say = (lambda text: print(text, file=sys.stderr)) if args.json else print
+    try:
+        record = records.load(args.game)
+        seats = reviewed_seats(record, args.seat)
+        analysed = list(range(len(record.seats))) if args.json else seats  # luck vs skill judges every side
+        settings = review_settings(record, args.model, args.worlds)
+        model_id = OnnxPolicy(args.model).model_id
+        stale = [p for p in decisions(record, analysed)
+                 if args.worlds or not is_current(record.moves[p].annotation, model_id, settings)]
+        if stale:
+            made: list = []
+            with progress_bar("reviewing") as advance:
+                annotations = review(record, args.model, settings, analysed, progress=advance, plies=stale,
+                                            drills=made)
+            changes = store(record, annotations, analysed)
+            records.save(record, path=args.game)
+            say(f"Reviewed {len(annotations)} moves on the analysis; saved in {args.game}")
+            for line in changes:
+                say(f"  changed: {line}")
+            added, problems = drills.add_drills(made)
+            for problem in problems:
+                say(f"  drills: {problem}")
+            if added:
+                say(f"  {added} new drill(s) from your mistakes: cuarenta-tutor drills")
+        if args.json:
+            seat = seats[0] if args.seat is not None or record.human_seat is None else record.human_seat
+            split = luck.split(record, seat % 2, args.model or default_model_path(), model_id)
+            print(json.dumps({"game": record.game_id, "seat": seat, **split.to_json()}))
+            return 0
+        annotations = [note for m in record.moves if m.seat in seats and (note := read(m.annotation))]
+        print(format_review(record, annotations))
+    except (records.RecordError, ModelError, OSError, ValueError) as err:
+        print(f"cuarenta-tutor review: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def stats(args) -> int:
+    """Print your progress from the saved games (text, or one JSON object)."""
+    from . import stats as progress
+
+    try:
+        games, problems = progress.load()
+    except OSError as err:
+        print(f"cuarenta-tutor stats: {err}", file=sys.stderr)
+        return 2
+    for problem in problems:
+        print(f"skipped: {problem}", file=sys.stderr)
+    print(json.dumps(progress.report(games)) if args.json else progress.report_text(games))
+    return 0

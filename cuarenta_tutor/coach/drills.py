@@ -1,0 +1,221 @@
+"""Provides drills: the positions of your own mistakes, served again with spaced repetition.
+
+Every move of the person's that a review classes as a mistake or a blunder (the analysis's interval
+clearing the threshold) becomes a drill: the game up to that move, so the position is exactly what they saw,
+and the analysis of every legal move there, so any answer gets its numbers and the narrator's reason.
+
+The schedule is Leitner's boxes: a right answer moves a drill up a box and it comes back after that box's
+days (1, 3, 7, 16, 35); a wrong one puts it back in box 0, due at once. The deck is one JSON file in the user
+data folder, written atomically after every answer. A damaged file is reported and kept aside (renamed, never
+deleted) before a new one is written; a damaged drill in it is reported, skipped and written back as it was.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from .. import records
+from ..analysis.classes import MISTAKE_OR_WORSE, judge
+from ..narrator import why_better
+from .kinds import kind
+
+SCHEMA = 1
+BOX_DAYS = (0, 1, 3, 7, 16, 35)
+"""Days until a drill in each box is due again (box 0: at once)."""
+NUMBERS = ("action", "win_pct", "loss", "caida_risk", "limpia_risk")
+RIGHT = ("best", "good")
+"""The classes of an answer that counts as right: the best move, or one within the inaccuracy threshold."""
+
+
+def deck_path() -> Path:
+    return records.data_dir() / "drills.json"
+
+
+def _at(when: datetime) -> str:
+    return when.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass
+class Drill:
+    """One position to solve again."""
+
+    id: str
+    """"<game id>:<ply>"."""
+    game: dict
+    """The game record up to the move (no annotations), as `records.to_json` writes it."""
+    seat: int
+    played: int
+    """The action played in the game."""
+    moves: list
+    """Every legal move's analysis there (`MoveEval.to_json()` and its "class")."""
+    kind: str
+    created: str
+    box: int = 0
+    due: str = ""
+    answers: list = field(default_factory=list)
+    """[{"when", "action", "right"}] in order."""
+
+    def state(self):
+        """The position, replayed from the game record."""
+        return records.replay(records.from_json(self.game, f"drill {self.id}"))[-1]
+
+    def move(self, action: int) -> dict:
+        return next(m for m in self.moves if m["action"] == action)
+
+    @property
+    def best(self) -> dict:
+        return min(self.moves, key=lambda m: m["loss"])
+
+    def is_due(self, when: datetime) -> bool:
+        return datetime.fromisoformat(self.due) <= when
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data) -> Drill:
+        """ValueError says what is wrong with a stored drill."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a drill is an object, not {type(data).__name__}")
+        try:
+            drill = cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+            drill.state()  # the game replays to the position
+            if datetime.fromisoformat(drill.due).tzinfo is None or not isinstance(drill.answers, list):
+                raise ValueError("its due date has no time zone or its answers are not a list")
+            if not 0 <= drill.box < len(BOX_DAYS) or drill.played not in {m["action"] for m in drill.moves}:
+                raise ValueError("its box or its moves do not fit")
+            if not all(isinstance(m[k], (int, float)) for m in drill.moves for k in NUMBERS):
+                raise ValueError("a move's numbers are missing")
+        except (TypeError, KeyError, ValueError, records.RecordError) as err:
+            raise ValueError(f"drill {data.get('id', '?')!r} cannot be read ({err})") from None
+        return drill
+
+    def answer(self, action: int, when: datetime) -> tuple[bool, str]:
+        """Judge an answer, move the drill to its next box and due date, and say why: (right, feedback)."""
+        chosen, best, played = self.move(action), self.best, self.move(self.played)
+        right = chosen["class"] in RIGHT
+        self.box = min(self.box + 1, len(BOX_DAYS) - 1) if right else 0
+        self.due = _at(when + timedelta(days=BOX_DAYS[self.box]))
+        self.answers.append({"when": _at(when), "action": action, "right": right})
+        return right, feedback(self.state(), chosen, best, played)
+
+
+def _win(m: dict) -> str:
+    """"62% ±4": a stored move's win % and its interval's half width."""
+    low, high = m["ci95"]
+    return f"{m['win_pct']:.0f}% ±{(high - low) / 2:.0f}"
+
+
+def feedback(state, chosen: dict, best: dict, played: dict) -> str:
+    """The numbers of the chosen move against the best, and the narrator's reason where it is worse."""
+    if chosen["class"] in RIGHT:
+        head = f"{chosen['move']}: win {_win(chosen)}" + (", the best move." if chosen["loss"] <= 0 else
+                                                          f", within {chosen['loss']:.1f} points of the best.")
+    else:
+        head = (f"{chosen['move']}: win {_win(chosen)}, {chosen['loss']:.1f} points below {best['move']} "
+                f"({_win(best)}); {chosen['class']}.")
+        risks = {m["action"]: (m["caida_risk"], m["limpia_risk"]) for m in (chosen, best)}
+        reasons = why_better(state, chosen["action"], best["action"], risks)
+        if reasons:
+            head += f" It {'; it '.join(reasons)}."
+    if chosen["action"] != played["action"]:
+        head += f" In the game you played {played['move']} ({_win(played)}, a {played['class']})."
+    return head
+
+
+def make(record, found, preset: str = "standard") -> list[Drill]:
+    """Drills from a review's analyses `found` ([(ply, Analysis)]) of the person's moves that are mistakes or
+    blunders."""
+    if record.human_seat is None:
+        return []
+    states = records.replay(record)
+    out = []
+    for ply, analysis in found:
+        move = record.moves[ply]
+        played = analysis.move(move.action)
+        if move.seat != record.human_seat or judge(played, preset) not in MISTAKE_OR_WORSE:
+            continue
+        game = replace(record, moves=[replace(m, annotation=None) for m in record.moves[:ply]], result=None,
+                       takebacks=[])
+        moves = [{**m.to_json(), "class": judge(m, preset)} for m in analysis.moves]
+        best = analysis.best
+        risks = {"played": [played.caida_risk, played.limpia_risk], "best": [best.caida_risk, best.limpia_risk]}
+        now = _at(datetime.now(timezone.utc))
+        out.append(Drill(f"{record.game_id}:{ply}", records.to_json(game), move.seat, move.action, moves,
+                         kind(states[ply], move.action, best.action, risks), now, 0, now))
+    return out
+
+
+@dataclass
+class Deck:
+    """The stored drills; `kept`: stored entries that could not be read (written back untouched);
+    `problems`: what could not be read; `damaged`: a file that was not a deck (kept aside on the next save)."""
+
+    drills: list = field(default_factory=list)
+    kept: list = field(default_factory=list)
+    problems: list = field(default_factory=list)
+    damaged: bool = False
+
+    def due(self, when: datetime | None = None) -> list[Drill]:
+        """The drills due at `when` (now), the longest waiting first."""
+        when = when or datetime.now(timezone.utc)
+        return sorted((d for d in self.drills if d.is_due(when)), key=lambda d: (d.due, d.created, d.id))
+
+    def next_due(self) -> Drill | None:
+        """The drill due soonest, due or not."""
+        return min(self.drills, key=lambda d: (d.due, d.created, d.id), default=None)
+
+    def add(self, drills) -> int:
+        """Add drills not already in the deck (by id); how many were new."""
+        ids = {d.id for d in self.drills} | {k.get("id") for k in self.kept if isinstance(k, dict)}
+        new = [d for d in drills if d.id not in ids]
+        self.drills += new
+        return len(new)
+
+
+def load_deck(path=None) -> Deck:
+    """The stored deck: none is empty; a damaged file or drill is reported in `problems`, never raised."""
+    path = Path(path or deck_path())
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("schema_version") != SCHEMA or not isinstance(data["drills"], list):
+            raise ValueError(f"not a drill deck of schema version {SCHEMA}")
+    except FileNotFoundError:
+        return Deck()
+    except (OSError, ValueError, KeyError) as err:
+        return Deck(problems=[f"the drill deck {path} is damaged ({err}); it is kept aside as "
+                              f"{path.stem}.damaged-<time>{path.suffix} when new drills are saved"], damaged=True)
+    deck = Deck()
+    for entry in data["drills"]:
+        try:
+            deck.drills.append(Drill.from_json(entry))
+        except ValueError as err:
+            deck.kept.append(entry)
+            deck.problems.append(f"{err}; skipped (it stays in {path})")
+    return deck
+
+
+def _aside(path: Path) -> Path:
+    return path.with_name(f"{path.stem}.damaged-{datetime.now():%Y%m%d-%H%M%S-%f}{path.suffix}")
+
+
+def save_deck(deck: Deck, path=None) -> Path:
+    """Write the deck atomically (a damaged file it replaces is first renamed aside)."""
+    path = Path(path or deck_path())
+    if deck.damaged and path.exists():
+        path.replace(_aside(path))
+        deck.damaged = False
+    text = json.dumps({"schema_version": SCHEMA, "drills": [d.to_json() for d in deck.drills] + deck.kept})
+    return records.write_atomic(path, text)
+
+
+def add_drills(drills, path=None) -> tuple[int, list]:
+    """Add new drills to the stored deck: (how many were new, the deck's problems)."""
+    deck = load_deck(path)
+    added = deck.add(drills)
+    if added:
+        save_deck(deck, path)
+    return added, deck.problems

@@ -1,0 +1,154 @@
+"""Provides luck vs skill: how much of the change in a team's win % over each hand the cards did, and how
+much the decisions did (as gnubg splits a backgammon game).
+
+- *Skill* is the sum, over every analysed move of the hand, of its loss against the best move: a loss of
+  the team's own side counts against it, one of the other side for it. Each side is judged from its own
+  view (the analysis of its own decisions), so the other side's hidden cards never make a move look bad.
+- *Win change* runs between hand boundaries, where nothing is hidden: before a hand's first deal the win %
+  is the hand-value table's (analysis/values.py: the scores and the next dealer hold the whole position),
+  and at the end of the game it is 100 or 0. Under rules with no table the hand's first analysed decision
+  stands in (so a hand's figures run to the next hand's first decision, and its luck holds that deal).
+- *Luck* is the rest, win change minus skill: the deals, and what the other side's hidden cards turned out
+  to be. Luck + skill = win change for every hand and for the game, by construction.
+
+Every figure is in win-% points for the team.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from ..analysis.values import for_model
+from ..engine import Rules, apply, initial_state, legal_actions, parse_card
+from ..records import GameRecord, replay
+from .review import read
+
+
+@dataclass(frozen=True)
+class HandLuck:
+    """One hand from the team's side (hand 1 is the first)."""
+
+    hand: int
+    start: float
+    """The team's win % as the hand began (before its deal where there is a table)."""
+    end: float
+    win_change: float
+    luck: float
+    skill: float
+    """The other side's losses minus the team's own."""
+    own_loss: float
+    other_loss: float
+    moves: int
+    """Analysed moves behind `skill`."""
+    missing: int
+    """Decisions of the hand with no analysis (their loss is not counted)."""
+
+    def to_json(self) -> dict:
+        return {k: round(v, 2) if isinstance(v, float) else v for k, v in asdict(self).items()}
+
+
+@dataclass(frozen=True)
+class GameLuck:
+    team: int
+    anchors: str
+    """"table" (hand boundaries valued by the hand-value table) or "first decision" (no table for these rules)."""
+    hands: list
+    """HandLuck per hand."""
+
+    def total(self, name: str) -> float:
+        return sum(getattr(h, name) for h in self.hands)
+
+    @property
+    def win_change(self) -> float:
+        return self.hands[-1].end - self.hands[0].start if self.hands else 0.0
+
+    def to_json(self) -> dict:
+        totals = {name: round(self.total(name), 2) for name in ("luck", "skill", "own_loss", "other_loss")}
+        return {"team": self.team, "anchors": self.anchors, "units": "win-% points for the team",
+                "hands": [h.to_json() for h in self.hands],
+                "total": {"win_change": round(self.win_change, 2), **totals,
+                          "moves": sum(h.moves for h in self.hands), "missing": sum(h.missing for h in self.hands)}}
+
+
+def boundaries(record: GameRecord) -> tuple[list, list]:
+    """The states before each move, and per hand (start ply, end ply, state at its end before the next deal)."""
+    states = replay(record)
+    hands, start = [], 0
+    for i, move in enumerate(record.moves):
+        after = states[i + 1]
+        if after.hand_no != states[i].hand_no or after.winner >= 0:
+            ended, _ = apply(states[i], move.action, parse_card(move.card))
+            hands.append((start, i + 1, ended))
+            start = i + 1
+    if start < len(record.moves):
+        hands.append((start, len(record.moves), None))  # the hand the game stopped in
+    return states, hands
+
+
+def split(record: GameRecord, team: int, model=None, model_id: str = "") -> GameLuck:
+    """Luck vs skill per hand for `team`, from the annotations in the record (every seat's decisions should
+    be analysed: `missing` counts those that are not). `model`/`model_id` pick the hand-value table."""
+    rules = Rules().with_options(**record.rules)
+    states, hands = boundaries(record)
+    table = for_model(str(model), model_id, rules) if model is not None and model_id else None
+    notes = [read(m.annotation) for m in record.moves]
+
+    def mine(note, pct: float) -> float:  # a mover's win % as the team's
+        return pct if note.seat % 2 == team else 100.0 - pct
+
+    def first_decision(lo: int, hi: int) -> float | None:
+        note = next((n for n in notes[lo:hi] if n is not None), None)
+        return None if note is None else mine(note, note.win_before)
+
+    def value_at(ended) -> float:
+        if ended.winner >= 0:
+            return 100.0 if ended.winner == team else 0.0
+        return 100.0 * table.win(ended, team)
+
+    out = []
+    begin = 100.0 * table.win(initial_state(rules, record.first_dealer), team) if table else None
+    for k, (lo, hi, ended) in enumerate(hands):
+        start = begin if table else first_decision(lo, hi)
+        if ended is not None and (table or ended.winner >= 0):
+            end = value_at(ended)
+        elif ended is not None and k + 1 < len(hands):
+            end = first_decision(*hands[k + 1][:2])
+        else:  # the game stopped mid-hand: its last analysed move
+            last = next((n for n in reversed(notes[lo:hi]) if n is not None), None)
+            end = None if last is None else mine(last, last.win_after)
+        if start is None or end is None:
+            break  # nothing analysed to anchor the hand: the split stops here
+        own = sum(n.loss for n in notes[lo:hi] if n is not None and n.seat % 2 == team)
+        other = sum(n.loss for n in notes[lo:hi] if n is not None and n.seat % 2 != team)
+        decisions = [i for i in range(lo, hi) if len(legal_actions(states[i])) > 1]
+        analysed = sum(notes[i] is not None for i in decisions)
+        skill = other - own
+        out.append(HandLuck(k + 1, start, end, end - start, end - start - skill, skill, own, other, analysed,
+                            len(decisions) - analysed))
+        begin = end
+    return GameLuck(team, "table" if table else "first decision", out)
+
+
+def summary_line(luck: GameLuck) -> str:
+    """"Win % 50 → 100 (+50.0): luck +41.2, skill +8.8 (losses: own side 12.3, other side 21.1)"."""
+    if not luck.hands:
+        return "Luck vs skill: no analysed hand yet."
+    t = luck.to_json()["total"]
+    text = (f"Win % {luck.hands[0].start:.0f} → {luck.hands[-1].end:.0f} ({t['win_change']:+.1f}): luck "
+            f"{t['luck']:+.1f}, skill {t['skill']:+.1f} (losses: own side {t['own_loss']:.1f}, "
+            f"other side {t['other_loss']:.1f})")
+    if t["missing"]:
+        text += f"; {t['missing']} decisions not analysed yet"
+    return text
+
+
+def table_lines(luck: GameLuck) -> list[str]:
+    """The per-hand table as text lines."""
+    lines = [f"{'hand':>4} {'start':>6} {'end':>6} {'change':>7} {'luck':>7} {'skill':>7}"]
+    for h in luck.hands:
+        lines.append(f"{h.hand:>4} {h.start:>6.1f} {h.end:>6.1f} {h.win_change:>+7.1f} {h.luck:>+7.1f} "
+                     f"{h.skill:>+7.1f}")
+    if luck.hands:
+        lines.append(f"{'all':>4} {luck.hands[0].start:>6.1f} {luck.hands[-1].end:>6.1f} {luck.win_change:>+7.1f} "
+                     f"{luck.total('luck'):>+7.1f} {luck.total('skill'):>+7.1f}")
+    return lines

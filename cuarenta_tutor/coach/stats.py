@@ -1,0 +1,189 @@
+"""Provides progress over time: per saved game your accuracy, result, opponent and mistakes by kind; the level
+you play at; and the kind of mistake you repeat, with the lesson that teaches it.
+
+The games folder is the source; `stats.json` in the user data folder caches each game's figures by the game's
+last update, so a long history opens at once. A damaged cache is reported, kept aside and rebuilt from the
+games; a damaged game is reported and skipped, as in the saved-games list.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from .. import records
+from ..analysis.classes import MISTAKE_OR_WORSE
+from .annotate import game_accuracy
+from .kinds import KINDS, LESSONS, kind
+from .review import read
+
+SCHEMA = 1
+BOTS = (("random", 49.1), ("greedy", 62.3), ("expert", 77.6))
+"""The bots' game accuracy on the analysis (`cuarenta-tutor bench analysis`, README "Measured"): the yardstick
+of the level estimate."""
+RECENT = 10
+"""Games the level estimate and the weak spots look back on."""
+REPEATED = 3
+"""Mistakes of one kind in the recent games that make it a weak spot."""
+
+
+@dataclass
+class GameStats:
+    """One saved game from the person's side."""
+
+    game_id: str
+    updated: str
+    created: str
+    finished: bool
+    won: bool | None
+    opponent: str
+    """Who played against the person: the seat's player (and model), e.g. "onnx 967dfd4d"."""
+    accuracy: float | None
+    reviewed: int
+    """The person's moves with an annotation."""
+    mistakes: dict = field(default_factory=dict)
+    """Mistakes and blunders by kind (coach/kinds.py)."""
+
+
+def game_stats(record) -> GameStats | None:
+    """The person's figures in a game; None for a game with no person in it."""
+    seat = record.human_seat
+    if seat is None:
+        return None
+    notes = [(i, n) for i, m in enumerate(record.moves) if m.seat == seat and (n := read(m.annotation))]
+    mistakes: dict = {}
+    if any(n.klass in MISTAKE_OR_WORSE for _, n in notes):
+        states = records.replay(record)
+        for i, n in notes:
+            if n.klass in MISTAKE_OR_WORSE:
+                k = kind(states[i], n.action, n.best_action, n.risks)
+                mistakes[k] = mistakes.get(k, 0) + 1
+    others = [s for s in record.seats if s.seat % 2 != seat % 2]
+    model = f" {record.model.id[:8]}" if record.model and any(s.player == "onnx" for s in others) else ""
+    won = None if record.result is None else record.result.winner == seat % 2
+    return GameStats(record.game_id, record.updated, record.created, record.result is not None, won,
+                     (others[0].player if others else "?") + model, game_accuracy([n for _, n in notes]),
+                     len(notes), mistakes)
+
+
+def stats_path() -> Path:
+    return records.data_dir() / "stats.json"
+
+
+def load(folder=None, path=None) -> tuple[list[GameStats], list[str]]:
+    """Every saved game with a person in it, oldest first, and what could not be read. Uses and refreshes the
+    cache."""
+    path = Path(path or stats_path())
+    problems, cache = [], {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("schema_version") != SCHEMA:
+            raise ValueError(f"not a stats file of schema version {SCHEMA}")
+        cache = {g["game_id"]: GameStats(**g) for g in data["games"]}
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        aside = path.with_name(f"{path.stem}.damaged-{datetime.now():%Y%m%d-%H%M%S-%f}{path.suffix}")
+        problems.append(f"the stats file {path} is damaged ({err}); it was kept as {aside.name} and rebuilt from "
+                        f"your saved games")
+        try:
+            path.replace(aside)
+        except OSError:
+            pass
+    folder = Path(folder) if folder is not None else records.games_dir()
+    out, changed = [], bool(problems)
+    for file in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            record = records.load(file)
+            stats = cache.get(record.game_id)
+            if stats is None or stats.updated != record.updated:
+                stats, changed = game_stats(record), True
+        except records.RecordError as err:
+            problems.append(f"{err} (it was skipped)")
+            continue
+        if stats is not None:
+            out.append(stats)
+    out.sort(key=lambda s: (s.created, s.game_id))
+    if changed or len(out) != len(cache):
+        try:
+            records.write_atomic(path, json.dumps({"schema_version": SCHEMA, "games": [asdict(s) for s in out]}))
+        except OSError as err:
+            problems.append(f"the stats file {path} could not be written ({err}); nothing else is affected")
+    return out, problems
+
+
+def mistakes_by_kind(games) -> dict:
+    """Mistakes and blunders by kind over `games`, every kind listed."""
+    return {k: sum(g.mistakes.get(k, 0) for g in games) for k in KINDS}
+
+
+def results_by_opponent(games) -> dict:
+    """{opponent: {"played", "won", "lost"}} over the finished games."""
+    out: dict = {}
+    for g in games:
+        if g.finished:
+            row = out.setdefault(g.opponent, {"played": 0, "won": 0, "lost": 0})
+            row["played"] += 1
+            row["won" if g.won else "lost"] += 1
+    return out
+
+
+def level(games) -> dict | None:
+    """Your level from the mean accuracy of your recent reviewed games, against the bots' accuracy: {"accuracy",
+    "games", "text"}; None before any reviewed game."""
+    recent = [g.accuracy for g in games if g.accuracy is not None][-RECENT:]
+    if not recent:
+        return None
+    acc = sum(recent) / len(recent)
+    below = [name for name, a in BOTS if a <= acc]
+    above = [name for name, a in BOTS if a > acc]
+    if not below:
+        text = f"below the random bot ({BOTS[0][1]:.0f}%)"
+    elif not above:
+        text = f"at or above the expert bot ({BOTS[-1][1]:.0f}%)"
+    else:
+        text = f"between the {below[-1]} bot and the {above[0]} bot"
+    return {"accuracy": round(acc, 1), "games": len(recent), "text": text}
+
+
+def weak_spot(games) -> dict | None:
+    """The kind of mistake you repeat most in your recent games, if it is at least REPEATED times and a lesson
+    teaches it: {"kind", "count", "games", "lesson"}."""
+    recent = [g for g in games if g.reviewed][-RECENT:]
+    counts = {k: n for k, n in mistakes_by_kind(recent).items() if k in LESSONS and n >= REPEATED}
+    if not counts:
+        return None
+    worst = max(counts, key=lambda k: (counts[k], -KINDS.index(k)))
+    return {"kind": worst, "count": counts[worst], "games": len(recent), "lesson": LESSONS[worst]}
+
+
+def report(games) -> dict:
+    """What `cuarenta-tutor stats --json` prints."""
+    return {"games": [{"game_id": g.game_id, "created": g.created, "accuracy": None if g.accuracy is None else
+                       round(g.accuracy, 1), "won": g.won, "opponent": g.opponent, "mistakes": g.mistakes}
+                      for g in games],
+            "mistakes_by_kind": mistakes_by_kind(games), "results_by_opponent": results_by_opponent(games),
+            "level": level(games), "weak_spot": weak_spot(games)}
+
+
+def report_text(games) -> str:
+    """The same as plain text."""
+    lines = [f"{len(games)} games with you in them, {sum(g.accuracy is not None for g in games)} with an accuracy "
+             f"(a review on the analysis gives the truest one)"]
+    for g in games[-RECENT:]:
+        acc = "-" if g.accuracy is None else f"{g.accuracy:.0f}%"
+        result = "unfinished" if g.won is None else "won" if g.won else "lost"
+        lines.append(f"  {records.when_text(g.created)}  {result:<10} accuracy {acc:>4}  vs {g.opponent}")
+    lv = level(games)
+    lines.append("Your level: " + (f"{lv['text']} (accuracy {lv['accuracy']:.0f}% over your last {lv['games']} "
+                                   f"reviewed games)" if lv else "review a game to see it"))
+    lines.append("Mistakes by kind: " + ", ".join(f"{k} {n}" for k, n in mistakes_by_kind(games).items()))
+    for who, row in results_by_opponent(games).items():
+        lines.append(f"Against {who}: {row['won']} won, {row['lost']} lost of {row['played']}")
+    spot = weak_spot(games)
+    if spot:
+        lines.append(f"Weak spot: {spot['kind']} {spot['count']} times in your last {spot['games']} games; "
+                     f"lesson {spot['lesson']}")
+    return "\n".join(lines)

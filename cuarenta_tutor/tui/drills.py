@@ -1,0 +1,129 @@
+"""Provides the drills screen: the positions of your own mistakes, served when they are due (coach/drills.py),
+with the analysis's numbers and the narrator's reason for every answer."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from .. import records
+from ..coach import drills as deck_file
+from ..engine import legal_actions
+from ..narrator import move_name
+from .widgets import cards_text
+
+
+def until(due: str, when: datetime) -> str:
+    """"in 3 days", "in 5 hours", "now"."""
+    seconds = (datetime.fromisoformat(due) - when).total_seconds()
+    if seconds <= 0:
+        return "now"
+    days, hours = seconds / 86400, seconds / 3600
+    return f"in {days:.0f} days" if days >= 1.5 else f"in {max(1, round(hours))} hours"
+
+
+class DrillScreen(Screen):
+    """One due drill at a time: the position as you saw it, your moves, and feedback on the one you pick."""
+
+    AUTO_FOCUS = "#drill-moves"
+    BINDINGS = [Binding("right", "next", "Next drill"), Binding("escape", "app.pop_screen", "Back")]
+
+    def __init__(self, now=None):
+        super().__init__()
+        self.now = now or (lambda: datetime.now(timezone.utc))
+        """The clock (tests move it forward to see the schedule)."""
+        self.drill = None
+        self.answered = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with VerticalScroll(id="drill"):
+            yield Static(id="position")
+            yield OptionList(id="drill-moves")
+            yield Static(id="feedback")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.serve()
+
+    def serve(self) -> None:
+        """Show the drill due longest, or when the next one is due."""
+        self.deck = deck_file.load_deck()
+        for problem in self.deck.problems:
+            self.notify(problem, severity="warning", timeout=10, markup=False)
+        when = self.now()
+        due = self.deck.due(when)
+        menu = self.query_one("#drill-moves", OptionList)
+        menu.clear_options()
+        self.query_one("#feedback", Static).update("")
+        self.answered = False
+        self.drill = due[0] if due else None
+        if self.drill is None:
+            upcoming = self.deck.next_due()
+            self.query_one("#title", Static).update(Text("Drills", style="bold"))
+            self.query_one("#position", Static).update(
+                f"No drill is due; the next one is due {until(upcoming.due, when)}." if upcoming else
+                "No drills yet. Review a game (r on the home screen): each of your mistakes and blunders becomes "
+                "a drill here.")
+            menu.display = False
+            return
+        menu.display = True
+        try:
+            state = self.drill.state()
+        except records.RecordError as err:  # checked on load; a record format change would show here
+            self.app.report_error(err)
+            return
+        self.show_position(state, len(due))
+        self.moves = list(legal_actions(state))
+        for i, action in enumerate(self.moves):
+            menu.add_option(Option(f"{i + 1:>2}. {move_name(state, action)}", id=str(action)))
+        menu.highlighted = 0
+        menu.focus()
+
+    def show_position(self, state, due: int) -> None:
+        drill, seat = self.drill, self.drill.seat
+        game = drill.game
+        title = Text(f"Drill · {due} due · box {drill.box} of {len(deck_file.BOX_DAYS) - 1} · "
+                     f"a {drill.kind} from your game of {records.when_text(game['created'])}", style="bold")
+        self.query_one("#title", Static).update(title)
+        mine, theirs = state.scores[seat % 2], state.scores[1 - seat % 2]
+        t = Text(f"Score: you {mine}, them {theirs} · cartón: you {len(state.piles[seat % 2])}, them "
+                 f"{len(state.piles[1 - seat % 2])} cards · hand {state.hand_no + 1}, deal {state.deal_no + 1}\n")
+        t.append("Table: ")
+        t.append_text(cards_text(state.table))
+        t.append("\nYour hand: ")
+        t.append_text(cards_text(state.hands[seat]))
+        played = [c for cards in state.played for c in cards]
+        t.append("\nPlayed this hand: ")
+        t.append_text(cards_text(sorted(played), empty="nothing yet"))
+        t.append("\nWhat do you play? (enter on a move)", style="bold")
+        self.query_one("#position", Static).update(t)
+
+    @on(OptionList.OptionSelected, "#drill-moves")
+    def picked(self, event: OptionList.OptionSelected) -> None:
+        if self.drill is None or self.answered:
+            return
+        right, text = self.drill.answer(int(event.option.id), self.now())
+        self.answered = True
+        try:
+            deck_file.save_deck(self.deck)
+        except OSError as err:
+            self.app.report_error(err)
+        out = Text("✓ Right. " if right else "✗ Not this one. ", style="bold green" if right else "bold red")
+        out.append(text)
+        out.append(f"\nBack {until(self.drill.due, self.now())} (box {self.drill.box}). → for the next drill.",
+                   style="dim")
+        box = self.query_one("#feedback", Static)
+        box.update(out)
+        self.call_after_refresh(box.scroll_visible, animate=False)
+
+    def action_next(self) -> None:
+        self.serve()
