@@ -118,3 +118,26 @@ def test_damaged_progress_settings_and_hand_value_tables_fall_back_with_a_word(t
     for broken in ({**table, "win_team0": [[1, 2]]}, {**table, "rules": {"players": "two"}}, {}, {"win_team0": 3}):
         with pytest.raises((ValueError, KeyError, TypeError)):
             HandValues.from_json(broken)
+
+
+def test_damaged_drill_decks_and_stats_files_are_reported_kept_aside_and_never_fatal(tmp_path, monkeypatch):
+    from cuarenta_tutor.coach import drills, stats
+
+    monkeypatch.setenv(records.DATA_ENV, str(tmp_path))
+    folder = tmp_path / "games"
+    good_path = records.save(a_record(), folder)
+    good = good_path.read_bytes()
+    empty_deck = b'{"schema_version": 1, "drills": []}'
+    for name, data in damaged(empty_deck, seed=4).items():
+        drills.deck_path().write_bytes(data)
+        deck = drills.load_deck()
+        assert not deck.drills and all(one_line(p) for p in deck.problems), name
+        if deck.damaged:
+            drills.save_deck(deck)  # the damaged file goes aside, a good empty deck takes its place
+            assert drills.load_deck().problems == [], name
+        stats.stats_path().write_bytes(data)
+        games, problems = stats.load(folder)
+        assert all(one_line(p) for p in problems) and stats.load(folder)[1] == [], name  # rebuilt
+    kept = {p.read_bytes() for p in tmp_path.glob("drills.damaged-*.json")}
+    assert kept and kept <= set(damaged(empty_deck, seed=4).values())
+    assert good_path.read_bytes() == good

@@ -27,7 +27,7 @@ def test_luck_plus_skill_is_the_change_in_win_percent_for_every_hand_and_the_gam
     split = luck.split(game, 0, MODEL, file_sha256(MODEL))
     assert split.anchors == "table" and len(split.hands) >= 2
     assert split.hands[-1].end == (100.0 if game.result.winner == 0 else 0.0)
-    for before, after in zip(split.hands, split.hands[1:]):
+    for before, after in zip(split.hands, split.hands[1:], strict=False):
         assert after.start == before.end  # hands chain: one hand's end is the next one's start
     for h in split.hands:
         assert h.luck + h.skill == pytest.approx(h.win_change) and h.missing == 0 and h.moves > 0

@@ -140,9 +140,9 @@ def level(games) -> dict | None:
     below = [name for name, a in BOTS if a <= acc]
     above = [name for name, a in BOTS if a > acc]
     if not below:
-        text = f"below the random bot ({BOTS[0][1]:.0f}%)"
+        text = "below the random bot"
     elif not above:
-        text = f"at or above the expert bot ({BOTS[-1][1]:.0f}%)"
+        text = "at or above the expert bot"
     else:
         text = f"between the {below[-1]} bot and the {above[0]} bot"
     return {"accuracy": round(acc, 1), "games": len(recent), "text": text}
@@ -177,8 +177,9 @@ def report_text(games) -> str:
         result = "unfinished" if g.won is None else "won" if g.won else "lost"
         lines.append(f"  {records.when_text(g.created)}  {result:<10} accuracy {acc:>4}  vs {g.opponent}")
     lv = level(games)
-    lines.append("Your level: " + (f"{lv['text']} (accuracy {lv['accuracy']:.0f}% over your last {lv['games']} "
-                                   f"reviewed games)" if lv else "review a game to see it"))
+    bots = ", ".join(f"{name} {acc:.0f}%" for name, acc in BOTS)
+    lines.append("Your level: " + (f"{lv['text']}: accuracy {lv['accuracy']:.0f}% over your last {lv['games']} "
+                                   f"games ({bots})" if lv else "review a game to see it"))
     lines.append("Mistakes by kind: " + ", ".join(f"{k} {n}" for k, n in mistakes_by_kind(games).items()))
     for who, row in results_by_opponent(games).items():
         lines.append(f"Against {who}: {row['won']} won, {row['lost']} lost of {row['played']}")

@@ -102,7 +102,7 @@ class DrillScreen(Screen):
         t.append("\nYour hand: ")
         t.append_text(cards_text(state.hands[seat]))
         played = [c for cards in state.played for c in cards]
-        t.append("\nPlayed this hand: ")
+        t.append("\nPlayed this deal: ")
         t.append_text(cards_text(sorted(played), empty="nothing yet"))
         t.append("\nWhat do you play? (enter on a move)", style="bold")
         self.query_one("#position", Static).update(t)

@@ -161,10 +161,11 @@ class HomeScreen(Screen):
     @work(thread=True, exclusive=True, group="home")
     def read_games(self) -> None:
         """Read the games folder, the drills and the progress off the event loop (they may be many)."""
-        games, problems = records.list_games(self.app.folder)
+        games, skipped = records.list_games(self.app.folder)
         deck = drills.load_deck()
         history, more = stats.load(self.app.folder)
-        problems += deck.problems + [p for p in more if p not in problems]
+        problems = [f"Skipped a saved file: {p}" for p in skipped] + deck.problems + [p for p in more
+                                                                                     if p not in skipped]
         self.post_message(self.GamesRead(games, problems, len(deck.due()), stats.weak_spot(history)))
 
     @on(GamesRead)
@@ -194,8 +195,7 @@ class HomeScreen(Screen):
         menu.add_option(Option("Lessons  (l)", id="lessons"))
         menu.add_option(Option("Quit  (q)", id="quit"))
         menu.focus()
-        self.query_one("#problems", Static).update(
-            "\n".join(f"Skipped a saved file: {p}" for p in problems[:3]))
+        self.query_one("#problems", Static).update("\n".join(problems[:3]))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         action = {"new": self.app.action_new_game, "continue": self.action_continue_game,

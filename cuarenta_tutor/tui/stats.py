@@ -19,6 +19,9 @@ class StatsScreen(Screen):
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
 
+    points: list = []
+    """(game number, accuracy) plotted, once read."""
+
     class Read(Message):
         def __init__(self, games: list, problems: list) -> None:
             super().__init__()
@@ -40,8 +43,8 @@ class StatsScreen(Screen):
     @on(Read)
     def shown(self, message: Read) -> None:
         games = message.games
-        self.games = games
         reviewed = [(i + 1, g.accuracy) for i, g in enumerate(games) if g.accuracy is not None]
+        self.points = reviewed
         plot = self.query_one(PlotextPlot)
         plt = plot.plt
         plt.clear_data()
@@ -50,6 +53,8 @@ class StatsScreen(Screen):
         plt.ylim(0, 100)
         if reviewed:
             plt.plot([x for x, _ in reviewed], [y for _, y in reviewed], marker="dot")
+            step = max(1, len(games) // 8)
+            plt.xticks(list(range(1, len(games) + 1, step)))
         plot.refresh()
         lines = progress.report_text(games).splitlines()
         text = [lines[0]] + [line for line in lines[1:] if not line.startswith("  ")]  # the plot shows the games
