@@ -198,15 +198,11 @@ def load_deck(path=None) -> Deck:
     return deck
 
 
-def _aside(path: Path) -> Path:
-    return path.with_name(f"{path.stem}.damaged-{datetime.now():%Y%m%d-%H%M%S-%f}{path.suffix}")
-
-
 def save_deck(deck: Deck, path=None) -> Path:
     """Write the deck atomically (a damaged file it replaces is first renamed aside)."""
     path = Path(path or deck_path())
     if deck.damaged and path.exists():
-        path.replace(_aside(path))
+        path.replace(records.aside(path))
         deck.damaged = False
     text = json.dumps({"schema_version": SCHEMA, "drills": [d.to_json() for d in deck.drills] + deck.kept})
     return records.write_atomic(path, text)

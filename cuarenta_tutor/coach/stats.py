@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
 from pathlib import Path
 
 from .. import records
@@ -85,7 +84,7 @@ def load(folder=None, path=None) -> tuple[list[GameStats], list[str]]:
     except FileNotFoundError:
         pass
     except (OSError, ValueError, KeyError, TypeError) as err:
-        aside = path.with_name(f"{path.stem}.damaged-{datetime.now():%Y%m%d-%H%M%S-%f}{path.suffix}")
+        aside = records.aside(path)
         problems.append(f"the stats file {path} is damaged ({err}); it was kept as {aside.name} and rebuilt from "
                         f"your saved games")
         try:

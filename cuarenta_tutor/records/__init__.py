@@ -21,6 +21,7 @@ from .store import (
     DATA_ENV,
     MAX_BYTES,
     GameSummary,
+    aside,
     clean_leftovers,
     data_dir,
     delete,
@@ -40,6 +41,6 @@ from .store import (
 __all__ = [
     "SCHEMA_VERSION", "GameRecord", "ModelRef", "MoveEntry", "RecordError", "Result", "SeatEntry", "from_json",
     "new_record", "now", "replay", "replay_events", "result_text", "to_json", "DATA_ENV", "MAX_BYTES", "GameSummary",
-    "clean_leftovers", "data_dir", "delete", "games_dir", "latest_unfinished", "list_games", "load",
+    "aside", "clean_leftovers", "data_dir", "delete", "games_dir", "latest_unfinished", "list_games", "load",
     "mean_accuracy", "models_dir", "save", "summarize", "write_atomic", "load_settings", "save_settings", "when_text",
 ]

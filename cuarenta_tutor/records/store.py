@@ -62,6 +62,12 @@ def write_atomic(path: Path, text: str) -> Path:
     return path
 
 
+def aside(path: Path) -> Path:
+    """Where a damaged file is kept when a good one replaces it: `<name>.damaged-<time><suffix>` beside it."""
+    path = Path(path)
+    return path.with_name(f"{path.stem}.damaged-{datetime.now():%Y%m%d-%H%M%S-%f}{path.suffix}")
+
+
 def clean_leftovers(folder=None, older_than_s: float = 3600.0) -> list[Path]:
     """Delete the temp files of saves a kill or a crash cut short (".<name>.<random>.tmp", older than an hour, so
     a save in progress elsewhere is left alone); returns them."""
