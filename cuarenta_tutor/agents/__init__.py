@@ -12,7 +12,7 @@ from .simple import GreedyPolicy, RandomPolicy
 __all__ = ["BasePolicy", "Decision", "Policy", "ExpertPolicy", "GreedyPolicy", "RandomPolicy", "make_policy",
            "POLICY_NAMES"]
 
-POLICY_NAMES = ("random", "greedy", "expert", "search[:N]", "onnx[:PATH][@temp=T]")
+POLICY_NAMES = ("random", "greedy", "expert", "search[:N]", "onnx[:PATH][@temp=T]", "openspiel:ismcts[:SIMS]")
 
 
 def make_policy(spec: str, seed: int = 0) -> Policy:
@@ -52,4 +52,18 @@ def make_policy(spec: str, seed: int = 0) -> Policy:
                 raise ValueError(f"onnx takes @temp=T with T 0 or more, as in onnx:model.onnx@temp=0.5, not "
                                  f"@{option}") from None
         return OnnxPolicy(path or None, rng, temperature)
+    if name == "openspiel":
+        return _openspiel(arg, seed)
     raise ValueError(f"unknown policy {spec!r}; choose one of: {', '.join(POLICY_NAMES)}")
+
+
+def _openspiel(arg: str, seed: int) -> Policy:
+    """openspiel:ismcts[:SIMS]: OpenSpiel's IS-MCTS bot with SIMS simulations a decision (openspiel extra)."""
+    kind, _, sims = arg.partition(":")
+    if kind != "ismcts" or (sims and not sims.isdigit()) or sims == "0":
+        raise ValueError(f"openspiel takes ismcts or ismcts:SIMS (simulations a decision, 1 or more), not {arg!r}")
+    try:
+        from ..interop.openspiel import OpenSpielPolicy
+    except ImportError:
+        raise ValueError("openspiel:ismcts needs the openspiel extra: pip install -e '.[openspiel]'") from None
+    return OpenSpielPolicy(simulations=int(sims) if sims else OpenSpielPolicy.DEFAULT_SIMULATIONS, seed=seed)
