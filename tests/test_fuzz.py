@@ -113,7 +113,7 @@ def test_damaged_progress_settings_and_hand_value_tables_fall_back_with_a_word(t
         assert progress.solved == {} or progress.problem is None, name
         assert progress.problem is None or one_line(progress.problem), name
         settings_path().write_bytes(data)
-        assert records.load_settings() == {"tutor": True, "model": ""}  # the defaults
+        assert records.load_settings() == records.store.SETTINGS  # the defaults
     table = json.loads(default_model_path().with_suffix(".analysis.json").read_text())["hand_values"]
     for broken in ({**table, "win_team0": [[1, 2]]}, {**table, "rules": {"players": "two"}}, {}, {"win_team0": 3}):
         with pytest.raises((ValueError, KeyError, TypeError)):

@@ -12,7 +12,8 @@ from .simple import GreedyPolicy, RandomPolicy
 __all__ = ["BasePolicy", "Decision", "Policy", "ExpertPolicy", "GreedyPolicy", "RandomPolicy", "make_policy",
            "POLICY_NAMES"]
 
-POLICY_NAMES = ("random", "greedy", "expert", "search[:N]", "onnx[:PATH][@temp=T]", "openspiel:ismcts[:SIMS]")
+POLICY_NAMES = ("random", "greedy", "expert", "search[:N]", "onnx[:PATH][@temp=T][@eps=E]",
+                "openspiel:ismcts[:SIMS]")
 
 
 def make_policy(spec: str, seed: int = 0) -> Policy:
@@ -38,20 +39,21 @@ def make_policy(spec: str, seed: int = 0) -> Policy:
     if name == "onnx":
         from .onnx_policy import OnnxPolicy
 
-        path, _, option = arg.partition("@")
-        temperature = 0.0
-        if option:
+        path, *options = arg.split("@")
+        values = {"temp": 0.0, "eps": 0.0}
+        for option in options:
             key, _, value = option.partition("=")
             try:
-                if key != "temp":
+                if key not in values:
                     raise ValueError
-                temperature = float(value)
-                if not 0 <= temperature < float("inf"):
+                values[key] = float(value)
+                if not 0 <= values[key] < float("inf") or (key == "eps" and values[key] > 1):
                     raise ValueError
             except ValueError:
-                raise ValueError(f"onnx takes @temp=T with T 0 or more, as in onnx:model.onnx@temp=0.5, not "
+                raise ValueError(f"onnx takes @temp=T (T 0 or more: samples its moves) and @eps=E (E 0..1: plays a "
+                                 f"random legal move that share of the time), as in onnx@temp=0.5@eps=0.2, not "
                                  f"@{option}") from None
-        return OnnxPolicy(path or None, rng, temperature)
+        return OnnxPolicy(path or None, rng, values["temp"], values["eps"])
     if name == "openspiel":
         return _openspiel(arg, seed)
     raise ValueError(f"unknown policy {spec!r}; choose one of: {', '.join(POLICY_NAMES)}")

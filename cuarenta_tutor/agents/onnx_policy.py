@@ -86,10 +86,12 @@ def check_outputs(session, hidden: int, path) -> None:
 
 
 class OnnxPolicy(BasePolicy):
-    """The trained A2C-LSTM agent. temperature 0 plays the most likely move; above 0 it samples."""
+    """The trained A2C-LSTM agent. temperature 0 plays the most likely move; above 0 it samples. `blunder`: the
+    share of its moves that are a random legal move instead (weaker levels of play)."""
 
-    def __init__(self, path=None, rng=None, temperature: float = 0.0):
+    def __init__(self, path=None, rng=None, temperature: float = 0.0, blunder: float = 0.0):
         super().__init__(rng)
+        self.blunder = blunder
         self.path = Path(path) if path else default_model_path()
         self.session, self.hidden = load_session(self.path)
         self.model_id = file_sha256(self.path)
@@ -149,6 +151,8 @@ class OnnxPolicy(BasePolicy):
         return out
 
     def _choose(self, probs: dict[int, float]) -> int:
+        if self.blunder > 0 and self.rng.random() < self.blunder:
+            return self.rng.choice(sorted(probs))
         if self.temperature <= 0:
             return max(probs, key=lambda a: (probs[a], -a))
         actions = list(probs)

@@ -62,8 +62,9 @@ def game_stats(record) -> GameStats | None:
     others = [s for s in record.seats if s.seat % 2 != seat % 2]
     model = f" {record.model.id[:8]}" if record.model and any(s.player == "onnx" for s in others) else ""
     won = None if record.result is None else record.result.winner == seat % 2
+    opponent = f"level {record.level}" if record.level else (others[0].player if others else "?") + model
     return GameStats(record.game_id, record.updated, record.created, record.result is not None, won,
-                     (others[0].player if others else "?") + model, game_accuracy([n for _, n in notes]),
+                     opponent, game_accuracy([n for _, n in notes]),
                      len(notes), mistakes)
 
 

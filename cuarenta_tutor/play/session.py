@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .. import coach, records
+from .. import coach, levels, records
 from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from ..analysis import analyse
 from ..analysis.calibrate import settings_for
@@ -79,7 +79,8 @@ class GameSession:
     def __init__(self, record: records.GameRecord, model_path: Path, folder=None, coach_preset: str = "standard"):
         self.record, self.folder = record, folder
         self.model_path = Path(model_path)
-        self.agent = OnnxPolicy(self.model_path)
+        self.agent = levels.make(levels.spec_of(record.level), record.seed, self.model_path)
+        """The agent at the record's level (levels.py; the network alone in games before levels)."""
         self.helper = OnnxPolicy(self.model_path)
         rules = Rules().with_options(**record.rules)
         self.table = Table(rules, [None, self.agent], record.dealer, watchers=[(HUMAN, self.helper)])
@@ -94,13 +95,17 @@ class GameSession:
 
     @classmethod
     def new(cls, rules_name: str = "standard", seed: int | None = None, dealer: int | None = None,
-            model_path=None, folder=None) -> GameSession:
+            model_path=None, folder=None, level: str = "club") -> GameSession:
+        """A new game; `level` one of levels.LEVELS ("adaptive" plays at the person's rung of the ladder)."""
         rules = preset(rules_name)
+        if level not in levels.LEVELS:
+            raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(levels.LEVELS)}")
         seed = random.SystemRandom().randrange(1 << 31) if seed is None else seed
         dealer = first_dealer(seed, 2) if dealer is None else dealer
         model_path = Path(model_path) if model_path else default_model_path()
         record = records.new_record(rules, seed, dealer, [("human", NAMES[HUMAN]), ("onnx", "Agent")],
                                     human_seat=HUMAN, model=records.ModelRef(file_sha256(model_path), str(model_path)))
+        record.level = f"adaptive:{levels.load_ladder().spec}" if level == "adaptive" else level
         session = cls(record, model_path, folder)
         events = session.table.start(dealer)
         session.last = MoveReport(-1, -1, -1, events, callouts=session.narrator.callouts(events, session.state))
@@ -159,6 +164,25 @@ class GameSession:
         return self.state.winner >= 0
 
     @property
+    def adaptive(self) -> bool:
+        """Whether the game counts for the person's adaptive level."""
+        return (self.record.level or "").startswith("adaptive:")
+
+    def count_result(self) -> str | None:
+        """Once the game is over, move the adaptive ladder with its result (once per game, kept in the user data
+        folder); what changed, in words, or None for a game of another level."""
+        if not self.adaptive or not self.over:
+            return None
+        ladder = levels.load_ladder()
+        before = ladder.rung
+        ladder.record(self.record.game_id, self.state.winner == (HUMAN & 1))
+        levels.save_ladder(ladder)
+        if ladder.rung == before:
+            return f"Adaptive level: it stays at {levels.rung_name(ladder.spec)}."
+        way = "up" if ladder.rung > before else "down"
+        return f"Adaptive level: one rung {way}, to {levels.rung_name(ladder.spec)}, for your next game."
+
+    @property
     def human_turn(self) -> bool:
         return not self.over and self.state.turn == HUMAN
 
@@ -190,6 +214,8 @@ class GameSession:
         there is nothing to take back or the game is over."""
         if self.over:
             raise IllegalMove("the game is over; review it to see the other moves", "game_over")
+        if self.adaptive:
+            raise IllegalMove("no takebacks in an adaptive game: its result moves your level", "adaptive_game")
         last = max((i for i, m in enumerate(self.record.moves) if m.seat == HUMAN), default=None)
         if last is None:
             raise IllegalMove("you have not played a move to take back", "nothing_to_take_back")

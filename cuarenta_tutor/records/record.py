@@ -115,6 +115,9 @@ class GameRecord:
     takebacks: list = field(default_factory=list)
     """Moves taken back, in order: {"ply": where the taken-back moves began, "moves": those moves (as in
     `moves`)}. A game with takebacks says so wherever it is judged."""
+    level: str | None = None
+    """The agent's level of play (levels.py: "beginner", "club", "strong", or "adaptive:<rung>"); None in
+    games before levels, and in arena games."""
 
     @property
     def dealer(self) -> Dealer:
@@ -173,6 +176,8 @@ def to_json(record: GameRecord) -> dict:
     out["result"] = record.result and {"winner": record.result.winner, "scores": list(record.result.scores)}
     if record.takebacks:  # only then: a game without takebacks is written as before
         out["takebacks"] = record.takebacks
+    if record.level is not None:
+        out["level"] = record.level
     return out
 
 
@@ -234,6 +239,8 @@ def _problem(d: dict) -> str | None:
             isinstance(t, dict) and _is_int(t.get("ply")) and t["ply"] >= 0 and isinstance(t.get("moves"), list)
             and all(_is_move(m, n) for m in t["moves"]) for t in d["takebacks"]),
          "takebacks is not a list of {ply, moves} entries"),
+        (d["level"] is None or (isinstance(d["level"], str) and len(d["level"]) <= 40),
+         "level is neither null nor a level's name"),
     ]
     return next((what for ok, what in checks if not ok), None) or next((
         f"move {i + 1} is not a {{seat, action 0..{N_ACTIONS - 1}, card, annotation}} entry"
@@ -250,7 +257,7 @@ def from_json(data, source: str = "the record") -> GameRecord:
     if _is_int(version) and version > SCHEMA_VERSION:
         raise RecordError(f"{source} was written by a newer cuarenta-tutor (record schema {version}; this version "
                           f"reads {SCHEMA_VERSION}); upgrade cuarenta-tutor (pip install -U cuarenta-tutor) to open it")
-    d = {"moves": [], "result": None, "takebacks": [], **data}
+    d = {"moves": [], "result": None, "takebacks": [], "level": None, **data}
     bad = None if _is_int(version) and version >= 1 else f"schema_version {version!r} is not a positive number"
     bad = bad or _problem(d)
     if bad:
@@ -261,7 +268,7 @@ def from_json(data, source: str = "the record") -> GameRecord:
     return GameRecord(version, d["game_id"], d["created"], d["updated"], Rules().with_options(**d["rules"]).to_dict(),
                       d["rules_preset"], d["seed"], d["first_dealer"], [list(x) for x in d["decks"]],
                       [SeatEntry(s["seat"], printable(s["player"]), printable(s["name"])) for s in d["seats"]],
-                      d["human_seat"], model, moves, result, d["takebacks"])
+                      d["human_seat"], model, moves, result, d["takebacks"], d["level"])
 
 
 def replay_events(record: GameRecord) -> tuple[list[State], list[tuple]]:

@@ -178,9 +178,9 @@ def delete(path) -> None:
     Path(path).unlink(missing_ok=True)
 
 
-SETTINGS = {"tutor": True, "model": ""}
+SETTINGS = {"tutor": True, "model": "", "level": "club"}
 """The person's settings and their defaults: `tutor` asks before a clear mistake; `model` the ONNX file the
-agent plays with ("": the shipped one)."""
+agent plays with ("": the shipped one); `level` the last level of play chosen for a new game."""
 
 
 def models_dir() -> Path:

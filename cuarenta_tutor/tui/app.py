@@ -38,7 +38,8 @@ class CuarentaApp(App):
 
     def __init__(self, folder=None, model_path=None, start: str = "home", seed: int | None = None,
                  rules: str = "standard", game=None, agent_delay: float = 0.4, dealer: int | None = None,
-                 tutor: bool | None = None, analysis=None, review=None, seat: int | None = None):
+                 tutor: bool | None = None, analysis=None, review=None, seat: int | None = None,
+                 level: str | None = None):
         super().__init__()
         self.folder = Path(folder) if folder else None
         self.model_path = model_path or (chosen_model() if records.load_settings()["model"] else None)
@@ -50,6 +51,8 @@ class CuarentaApp(App):
         self.review = review
         """Analysis settings for reviews (None: coach.review_settings, the model's own)."""
         self.seat = seat
+        self.level = level
+        """The level of play for a game opened at start (`play --level`); None: the person's last choice."""
         """The seat to review in the game opened at start (None: the person's, or every seat)."""
         self.tutor = records.load_settings()["tutor"] if tutor is None else tutor
         """Tutor mode for new play screens (the person's setting, unless the app was made with one)."""
@@ -86,7 +89,19 @@ class CuarentaApp(App):
         self.push_screen(HelpScreen())
 
     def action_new_game(self) -> None:
-        self.push_screen(NewGame(), lambda c: self.start_game(c["rules"], c["seed"], c["dealer"]) if c else None)
+        self.push_screen(NewGame(records.load_settings()["level"]), self.new_game_chosen)
+
+    def new_game_chosen(self, choice: dict | None) -> None:
+        if not choice:
+            return
+        settings = records.load_settings()
+        if settings["level"] != choice["level"]:
+            settings["level"] = choice["level"]
+            try:
+                records.save_settings(settings)
+            except OSError as err:
+                self.report_error(err)
+        self.start_game(choice["rules"], choice["seed"], choice["dealer"], choice["level"])
 
     def action_review(self) -> None:
         self.push_screen(ReviewList())
@@ -122,8 +137,10 @@ class CuarentaApp(App):
 
         self.push_screen(StatsScreen())
 
-    def start_game(self, rules: str, seed: int | None, dealer: int | None) -> None:
-        self.open_play(lambda: GameSession.new(rules, seed, dealer, self.model_path, self.folder))
+    def start_game(self, rules: str, seed: int | None, dealer: int | None, level: str | None = None) -> None:
+        """A new game; `level` None: the person's last choice (settings)."""
+        level = level or self.level or records.load_settings()["level"]
+        self.open_play(lambda: GameSession.new(rules, seed, dealer, self.model_path, self.folder, level))
 
     def continue_game(self, path) -> None:
         self.open_play(lambda: GameSession.resume(path, self.model_path, self.folder))

@@ -13,13 +13,17 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from .. import records
+from .. import levels, records
 from ..agents.onnx_contract import ModelError
 from ..agents.onnx_policy import default_model_path, file_sha256, load_session
 from ..coach import drills, stats
 from ..engine import PRESET_NOTES, PRESETS
 from ..play.session import available_models
 
+LEVEL_TEXT = {"beginner": "beginner: the agent, with half its moves at random",
+              "club": "club: the agent (the trained network)",
+              "strong": "strong: the agent with its search, half a second a move",
+              "adaptive": "adaptive: follows your results, one step a game"}
 BANNER = "Cuarenta Tutor\nLearn and play Ecuador's fishing card game against a coaching agent."
 
 
@@ -28,12 +32,21 @@ class NewGame(ModalScreen[dict | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Back")]
 
+    def __init__(self, level: str = "club"):
+        super().__init__()
+        self.level = level if level in levels.LEVELS else "club"
+
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Label("New game against the agent")
+        with Vertical(id="dialog") as dialog:
+            dialog.border_title = "New game against the agent"
             yield Label("Rules")
             yield Select([(name, name) for name in PRESETS], value="standard", allow_blank=False, id="rules")
             yield Static(PRESET_NOTES["standard"], id="rules-note")
+            yield Label("Level of play")
+            rung = levels.rung_name(levels.load_ladder().spec)
+            texts = {**LEVEL_TEXT, "adaptive": f"{LEVEL_TEXT['adaptive']} (now: {rung})"}
+            yield Select([(texts[name], name) for name in levels.LEVELS], value=self.level, allow_blank=False,
+                         id="level")
             yield Label("Who deals first")
             yield Select([("dealer drawn at random", "random"), ("you deal first", "0"),
                           ("the agent deals first", "1")], value="random", allow_blank=False, id="dealer")
@@ -54,7 +67,7 @@ class NewGame(ModalScreen[dict | None]):
     def start(self) -> None:
         seed_text = self.query_one("#seed", Input).value.strip()
         dealer = self.query_one("#dealer", Select).value
-        self.dismiss({"rules": self.query_one("#rules", Select).value,
+        self.dismiss({"rules": self.query_one("#rules", Select).value, "level": self.query_one("#level", Select).value,
                       "dealer": None if dealer == "random" else int(dealer),
                       "seed": int(seed_text) if seed_text else None})
 

@@ -135,7 +135,9 @@ class PlayScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(AgentPanel).model = f"model {self.session.model_path.stem} {self.session.agent.model_id[:8]}"
+        level = (self.session.record.level or "club").replace("adaptive:", "adaptive, now ")
+        self.query_one(AgentPanel).model = (f"level {level} · model {self.session.model_path.stem} "
+                                            f"{self.session.agent.model_id[:8]}")
         self.show_notes(self.session.last.callouts if self.session.last else [])
         if self.session.agent_last:  # a resumed game: the agent's last move, without its numbers
             self.query_one(AgentPanel).move = self.session.agent_last
@@ -341,6 +343,13 @@ class PlayScreen(Screen):
     def game_over(self) -> None:
         s = self.session.state
         body = f"Final score: you {s.scores[0]}, agent {s.scores[1]}.\nThe game is saved for review."
+        try:
+            moved = self.session.count_result()  # an adaptive game moves the person's level
+        except OSError as err:
+            moved = None
+            self.app.report_error(err)
+        if moved:
+            body += "\n" + moved
         self.app.push_screen(Notice("You win!" if s.winner == 0 else "The agent wins.", body,
                                     ("review", "new", "home")), self.after_game)
 

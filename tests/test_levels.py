@@ -1,0 +1,149 @@
+"""Levels of play: the names, the strong level's search, and the adaptive ladder following simulated players
+(a weak one and a strong one) toward results near 50%."""
+
+import json
+
+import pytest
+
+from cuarenta_tutor import levels, records
+from cuarenta_tutor.agents import make_policy
+from cuarenta_tutor.engine import Dealer, preset
+from cuarenta_tutor.play.table import Table
+
+FAST_RUNGS = levels.RUNGS[:-1] + ("strong:8",)
+"""The ladder with a strong rung of 8 worlds (no time budget), so simulated games are quick."""
+
+
+def person_wins(person: str, agent: str, seed: int) -> bool:
+    """One game of a bot in the person's seat (0) against the agent at a level."""
+    table = Table(preset("standard"), [make_policy(person, seed), levels.make(agent, seed + 1)], Dealer(seed))
+    table.start()
+    table.run()
+    return table.state.winner == 0
+
+
+def simulate(person: str, games: int) -> tuple[levels.Ladder, list]:
+    ladder, results = levels.Ladder(rungs=FAST_RUNGS), []
+    for g in range(games):
+        won = person_wins(person, ladder.spec, 100 + g)
+        results.append(won)
+        ladder.record(f"game-{g}", won)
+    return ladder, results
+
+
+@pytest.mark.parametrize("person, direction", [("random", -1), ("expert", 1)])
+def test_the_adaptive_level_moves_toward_the_player_and_their_results_toward_half(person, direction):
+    ladder, results = simulate(person, 36)
+    start = levels.START_RUNG
+    assert (ladder.rung - start) * direction >= 2  # the random player brings it down, the expert up
+    first, last = sum(results[:5]) / 5, sum(results[-20:]) / 20  # far from their level at first, then near
+    assert abs(last - 0.5) < abs(first - 0.5) and 0.25 <= last <= 0.75
+    assert [g["rung"] for g in ladder.games][:2] == [start, start + (1 if results[0] else -1)]
+
+
+def test_a_game_counts_once_and_the_ladder_survives_a_restart_and_damage():
+    ladder = levels.load_ladder()
+    assert ladder.rung == levels.START_RUNG and ladder.problem is None
+    ladder.record("g1", True)
+    assert ladder.record("g1", True) == levels.START_RUNG + 1  # the same game again: no second step
+    levels.save_ladder(ladder)
+    again = levels.load_ladder()
+    assert again.rung == levels.START_RUNG + 1 and again.games == ladder.games
+    levels.ladder_path().write_text('{"schema_version": 1, "rung": 99, "games": []}')
+    broken = levels.load_ladder()
+    assert broken.rung == levels.START_RUNG and "damaged" in broken.problem and "\n" not in broken.problem
+
+
+def test_level_names_make_policies_and_refuse_what_they_cannot_be():
+    assert levels.make("club").name == "club" and levels.make("beginner").blunder == levels.BEGINNER_EPS
+    strong = levels.make("strong:16")
+    assert strong.name == "strong:16" and strong.settings.worlds == 16 and strong.settings.budget_s == 0
+    assert levels.make("strong").settings.budget_s == levels.STRONG.budget_s
+    with pytest.raises(ValueError, match="a person's games"):
+        levels.make("adaptive")
+    with pytest.raises(ValueError, match="number of worlds"):
+        levels.make("strong:many")
+    assert levels.rung_name("onnx@eps=1") == "random play"
+    assert levels.rung_name("onnx@eps=0.35") == "the network with 35% random moves"
+
+
+def test_the_strong_level_plays_the_analysiss_best_move_with_the_networks_probabilities():
+    table = Table(preset("standard"), [levels.make("strong:16", 3), make_policy("expert", 3)], Dealer(3))
+    table.start()
+    while table.state.turn != 0:
+        table.step()
+    step = table.step()
+    decision = step.decision
+    assert decision.action == max(decision.action_values, key=decision.action_values.get)
+    assert set(decision.probs) == set(decision.action_values) and decision.value is not None
+
+
+def test_a_record_keeps_its_level():
+    record = records.new_record(preset("standard"), 1, 0, [("human", "You"), ("onnx", "Agent")], 0)
+    record.level = "adaptive:onnx@eps=0.5"
+    data = records.to_json(record)
+    assert records.from_json(json.loads(json.dumps(data))).level == "adaptive:onnx@eps=0.5"
+    record.level = None
+    assert "level" not in records.to_json(record)  # a game without a level is written as before
+    with pytest.raises(records.RecordError, match="level"):
+        records.from_json({**data, "level": 7})
+
+
+def finish(session):
+    """Play a session to its end, the person always playing their first legal move."""
+    from cuarenta_tutor.engine import legal_actions
+
+    while not session.over:
+        if session.human_turn:
+            session.play_human(legal_actions(session.state)[0])
+        else:
+            session.play_agent()
+    return session
+
+
+def test_an_adaptive_game_refuses_takebacks_and_moves_the_ladder_once():
+    from cuarenta_tutor.engine import IllegalMove, legal_actions
+    from cuarenta_tutor.play.session import GameSession
+
+    session = GameSession.new(seed=5, dealer=1, level="adaptive")
+    assert session.record.level == f"adaptive:{levels.RUNGS[levels.START_RUNG]}" and session.adaptive
+    session.play_human(legal_actions(session.state)[0])
+    session.play_agent()
+    with pytest.raises(IllegalMove, match="no takebacks in an adaptive game") as caught:
+        session.take_back()
+    assert caught.value.reason == "adaptive_game"
+    finish(session)
+    won = session.state.winner == 0
+    said = session.count_result()
+    assert ("up" if won else "down") in said
+    assert levels.load_ladder().rung == levels.START_RUNG + (1 if won else -1)
+    session.count_result()  # the same game again (the dialog shown twice): no second step
+    assert levels.load_ladder().rung == levels.START_RUNG + (1 if won else -1)
+    resumed = GameSession.resume(records.games_dir() / f"{session.record.game_id}.json")
+    assert resumed.record.level == session.record.level and resumed.agent.blunder == 0.5
+    club = finish(GameSession.new(seed=6, dealer=1))
+    assert club.record.level == "club" and club.count_result() is None
+
+
+async def test_the_new_game_dialog_chooses_the_level_and_remembers_it():
+    from helpers import settle
+    from textual.widgets import Select
+
+    from cuarenta_tutor.tui import make_app
+    from cuarenta_tutor.tui.home import NewGame
+    from cuarenta_tutor.tui.play import PlayScreen
+
+    app = make_app(agent_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, NewGame) and dialog.query_one("#level", Select).value == "club"
+        dialog.query_one("#level", Select).value = "beginner"
+        dialog.query_one("#seed").value = "12"
+        await pilot.click("#start")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen) and app.screen.session.record.level == "beginner"
+        assert "level beginner" in str(app.screen.query_one("#agent").render())
+    assert records.load_settings()["level"] == "beginner"
