@@ -39,8 +39,8 @@ def bench_engine(games: int, seed: int) -> dict:
 
 def sample_positions(count: int, seed: int) -> list:
     """Positions from expert-vs-expert games, every third play, for timing decisions."""
-    from .agents import make_policy
     from .engine import Dealer, Rules
+    from .levels import make as make_policy
     from .play.table import Table
 
     positions, game = [], 0
@@ -58,7 +58,7 @@ def sample_positions(count: int, seed: int) -> list:
 
 def bench_bots(names: list[str], count: int, seed: int) -> dict:
     """Median and p95 decision time of each policy over the same sampled positions."""
-    from .agents import make_policy
+    from .levels import make as make_policy
 
     positions = sample_positions(count, seed)
     out = {}

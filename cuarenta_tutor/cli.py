@@ -18,6 +18,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--rules", default="standard", help="rules preset (standard, pagat, agent_dory, quito_todo_dos)")
     play.add_argument("--dealer", type=int, choices=(0, 1), help="0: you deal first, 1: the agent")
     play.add_argument("--model", help="ONNX model (default: the shipped one)")
+    play.add_argument("--level", choices=("beginner", "club", "strong", "adaptive"),
+                      help="how strong the agent plays: beginner (half its moves random), club (the network), strong "
+                           "(with its search), adaptive (follows your results; default: your last choice)")
     review = sub.add_parser("review", help="review saved games")
     review.add_argument("game", nargs="?", help="a saved game file (default: the list of saved games)")
     review.add_argument("--text", action="store_true",
@@ -51,8 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--json", action="store_true", help="one JSON object per position, one per line")
     arena = sub.add_parser("arena", help="duplicate-deal match between two policies",
                            description="Policies: random, greedy, expert, search[:N] (N sampled worlds), "
-                                       "onnx[:PATH][@temp=T] (the shipped model, or the ONNX file at PATH; "
-                                       "T > 0 samples its moves at that temperature).")
+                                       "onnx[:PATH][@temp=T][@eps=E] (the shipped model, or the ONNX file at "
+                                       "PATH; T > 0 samples its moves at that temperature, E plays that share "
+                                       "of random moves), the levels beginner, club, strong[:W] (W worlds, no "
+                                       "time budget), openspiel:ismcts[:SIMS] (openspiel extra).")
     arena.add_argument("a", help="policy A (the one reported on)")
     arena.add_argument("b", help="policy B")
     arena.add_argument("--games", type=int, default=200, help="games to play, even (default 200)")
@@ -179,7 +184,8 @@ def run_tutor(command: str, args) -> int:
 
         options = {"start": command}
         if command == "play":
-            options.update(seed=args.seed, rules=args.rules, dealer=args.dealer, model_path=args.model)
+            options.update(seed=args.seed, rules=args.rules, dealer=args.dealer, model_path=args.model,
+                           level=args.level)
         if command == "review":
             options.update(game=args.game, seat=args.seat, model_path=args.model)
         make_app(**options).run()

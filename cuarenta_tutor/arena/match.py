@@ -12,8 +12,8 @@ import multiprocessing
 from dataclasses import dataclass
 
 from .. import records
-from ..agents import make_policy
 from ..engine import Caida, Dealer, Limpia, Ronda, first_dealer, preset
+from ..levels import make as make_policy  # any policy name, and the levels of play
 from ..play.table import Table
 
 COUNTED = {Caida: "caidas", Limpia: "limpias", Ronda: "rondas"}

@@ -239,7 +239,7 @@ def _problem(d: dict) -> str | None:
             isinstance(t, dict) and _is_int(t.get("ply")) and t["ply"] >= 0 and isinstance(t.get("moves"), list)
             and all(_is_move(m, n) for m in t["moves"]) for t in d["takebacks"]),
          "takebacks is not a list of {ply, moves} entries"),
-        (d["level"] is None or (isinstance(d["level"], str) and len(d["level"]) <= 40),
+        (d["level"] is None or (isinstance(d["level"], str) and len(d["level"]) <= 64),
          "level is neither null nor a level's name"),
     ]
     return next((what for ok, what in checks if not ok), None) or next((
