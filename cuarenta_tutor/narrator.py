@@ -62,7 +62,7 @@ class Narrator:
     their seats (2 players) or as "your team" / "the other team" around seat `you` (4 players)."""
 
     def __init__(self, rules: Rules, names=None, you: int | None = None):
-        self.rules = rules
+        self.rules, self.you = rules, you
         n = rules.players
         self.names = list(names) if names else [f"Seat {s}" for s in range(n)]
         if n == 2:
@@ -72,6 +72,12 @@ class Narrator:
             self.teams = [ours, "The other team"] if you % 2 == 0 else ["The other team", ours]
         else:
             self.teams = ["Team 0 (seats 0 and 2)", "Team 1 (seats 1 and 3)"]
+
+    def who(self, seat: int) -> str:
+        """A seat's name, with its team in 2 v 2 ("West (the other team)")."""
+        if self.rules.players == 2 or seat == self.you:
+            return self.names[seat]
+        return f"{self.names[seat]} ({self.teams[seat % 2][0].lower()}{self.teams[seat % 2][1:]})"
 
     # ---- one event ---------------------------------------------------------------------------
     def event(self, e, events=(), state: State | None = None) -> str | None:
@@ -98,12 +104,12 @@ class Narrator:
                     shown = f" ({cards(c for c in state.hands[e.seat] if c >> 2 == rank)})"
             return f"{self.names[e.seat]} was dealt four of a kind{shown}: {_says(self.teams[e.team], 'win')} at once!"
         if isinstance(e, Caida):
-            text = f"¡Caída! {self.names[e.seat]}: +{e.points}"
+            text = f"¡Caída! {self.who(e.seat)}: +{e.points}"
             if e.ronda_bonus:
                 text += f", +{e.ronda_bonus} more for taking the rank of the ronda"
             return text + "."
         if isinstance(e, Limpia):
-            who = self.names[e.seat]
+            who = self.who(e.seat)
             if e.points:
                 return f"¡Limpia! {who}: +{e.points}."
             if any(isinstance(x, Caida) for x in events) and not rules.caida_limpia_stack:

@@ -33,9 +33,15 @@ from ..engine import (
 from ..narrator import Narrator, move_name
 from .table import Table
 
-HUMAN, AGENT = 0, 1
-"""Seats: the person always sits in seat 0 (team 0) in the 1 v 1 game."""
+HUMAN, AGENT, PARTNER = 0, 1, 2
+"""Seats: the person always sits in seat 0 (team 0); in 1 v 1 the agent in seat 1; in 2 v 2 the partner
+faces them in seat 2 and the two agents of the other team sit in seats 1 (east, playing after you) and 3."""
 NAMES = ("You", "The agent")
+NAMES_4 = ("You", "East", "Partner", "West")
+
+
+def seat_names(players: int) -> tuple:
+    return NAMES if players == 2 else NAMES_4
 
 
 @dataclass
@@ -79,12 +85,18 @@ class GameSession:
     def __init__(self, record: records.GameRecord, model_path: Path, folder=None, coach_preset: str = "standard"):
         self.record, self.folder = record, folder
         self.model_path = Path(model_path)
-        self.agent = levels.make(levels.spec_of(record.level), record.seed, self.model_path)
-        """The agent at the record's level (levels.py; the network alone in games before levels)."""
-        self.helper = OnnxPolicy(self.model_path)
         rules = Rules().with_options(**record.rules)
-        self.table = Table(rules, [None, self.agent], record.dealer, watchers=[(HUMAN, self.helper)])
-        self.narrator = Narrator(rules, NAMES, you=HUMAN)
+        spec = levels.spec_of(record.level)
+        self.agents = {seat: levels.make(spec if seat % 2 else "club", record.seed + seat - 1, self.model_path)
+                       for seat in range(1, rules.players)}
+        """Every agent seat's policy, each with its own memory: the other team at the record's level (levels.py;
+        the network alone in games before levels), a 2 v 2 partner the network alone."""
+        self.agent = self.agents[AGENT]
+        self.helper = OnnxPolicy(self.model_path)
+        self.table = Table(rules, [None] + [self.agents[s] for s in range(1, rules.players)], record.dealer,
+                           watchers=[(HUMAN, self.helper)])
+        self.names = seat_names(rules.players)
+        self.narrator = Narrator(rules, self.names, you=HUMAN)
         self.coach_preset = coach_preset
         self.analysis_settings = settings_for(self.model_path, rules=rules)
         """The analysis's settings for hints and warnings (with the model's measured errors, if fitted)."""
@@ -95,16 +107,25 @@ class GameSession:
 
     @classmethod
     def new(cls, rules_name: str = "standard", seed: int | None = None, dealer: int | None = None,
-            model_path=None, folder=None, level: str = "club") -> GameSession:
-        """A new game; `level` one of levels.LEVELS ("adaptive" plays at the person's rung of the ladder)."""
-        rules = preset(rules_name)
+            model_path=None, folder=None, level: str = "club", players: int = 2) -> GameSession:
+        """A new game; `level` one of levels.LEVELS ("adaptive" plays at the person's rung of the ladder, 1 v 1
+        only); `players` 2, or 4 for you and an agent partner against two agents."""
+        if players not in (2, 4):
+            raise ValueError(f"a game is for 2 or 4 players, not {players}")
+        rules = preset(rules_name, players=players)
         if level not in levels.LEVELS:
             raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(levels.LEVELS)}")
+        if level == "adaptive" and players != 2:
+            raise ValueError("the adaptive level follows your own results: it is for 1 v 1 games")
         seed = random.SystemRandom().randrange(1 << 31) if seed is None else seed
-        dealer = first_dealer(seed, 2) if dealer is None else dealer
+        dealer = first_dealer(seed, players) if dealer is None else dealer
+        if not 0 <= dealer < players:
+            raise ValueError(f"the dealer is a seat 0..{players - 1}, not {dealer}")
         model_path = Path(model_path) if model_path else default_model_path()
-        record = records.new_record(rules, seed, dealer, [("human", NAMES[HUMAN]), ("onnx", "Agent")],
-                                    human_seat=HUMAN, model=records.ModelRef(file_sha256(model_path), str(model_path)))
+        names = seat_names(players)
+        seats = [("human", names[0])] + [("onnx", "Agent" if players == 2 else names[s]) for s in range(1, players)]
+        record = records.new_record(rules, seed, dealer, seats, human_seat=HUMAN,
+                                    model=records.ModelRef(file_sha256(model_path), str(model_path)))
         record.level = f"adaptive:{levels.load_ladder().spec}" if level == "adaptive" else level
         session = cls(record, model_path, folder)
         events = session.table.start(dealer)
@@ -147,7 +168,7 @@ class GameSession:
             note = coach.read(move.annotation)
             if note is not None:
                 session.win_history.append(note.win_after)
-            if move.seat == AGENT:
+            if move.seat != HUMAN:
                 session.agent_last = (step.before, None, move_name(step.before, move.action))
         return session
 
@@ -258,7 +279,7 @@ class GameSession:
 
     def play_agent(self) -> MoveReport:
         """The agent's move, saved."""
-        if self.over or self.state.turn != AGENT:
+        if self.over or self.state.turn == HUMAN:
             raise IllegalMove("the game is over" if self.over else "it is your turn, not the agent's", "not_agent_turn")
         decision, _ = self.table.decide()
         return self._play(decision.action, None, decision, None)

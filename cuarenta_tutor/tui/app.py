@@ -39,7 +39,7 @@ class CuarentaApp(App):
     def __init__(self, folder=None, model_path=None, start: str = "home", seed: int | None = None,
                  rules: str = "standard", game=None, agent_delay: float = 0.4, dealer: int | None = None,
                  tutor: bool | None = None, analysis=None, review=None, seat: int | None = None,
-                 level: str | None = None):
+                 level: str | None = None, players: int = 2):
         super().__init__()
         self.folder = Path(folder) if folder else None
         self.model_path = model_path or (chosen_model() if records.load_settings()["model"] else None)
@@ -52,6 +52,8 @@ class CuarentaApp(App):
         """Analysis settings for reviews (None: coach.review_settings, the model's own)."""
         self.seat = seat
         self.level = level
+        self.players = players
+        """Players of a game opened at start (`play --players 4`)."""
         """The level of play for a game opened at start (`play --level`); None: the person's last choice."""
         """The seat to review in the game opened at start (None: the person's, or every seat)."""
         self.tutor = records.load_settings()["tutor"] if tutor is None else tutor
@@ -101,7 +103,7 @@ class CuarentaApp(App):
                 records.save_settings(settings)
             except OSError as err:
                 self.report_error(err)
-        self.start_game(choice["rules"], choice["seed"], choice["dealer"], choice["level"])
+        self.start_game(choice["rules"], choice["seed"], choice["dealer"], choice["level"], choice["players"])
 
     def action_review(self) -> None:
         self.push_screen(ReviewList())
@@ -137,10 +139,15 @@ class CuarentaApp(App):
 
         self.push_screen(StatsScreen())
 
-    def start_game(self, rules: str, seed: int | None, dealer: int | None, level: str | None = None) -> None:
-        """A new game; `level` None: the person's last choice (settings)."""
+    def start_game(self, rules: str, seed: int | None, dealer: int | None, level: str | None = None,
+                   players: int | None = None) -> None:
+        """A new game; `level` None: the person's last choice (settings); `players` None: the app's (2)."""
         level = level or self.level or records.load_settings()["level"]
-        self.open_play(lambda: GameSession.new(rules, seed, dealer, self.model_path, self.folder, level))
+        players = players or self.players
+        if players == 4 and level == "adaptive":
+            level = "club"  # the adaptive level follows one person's results: 1 v 1 only
+            self.notify("Adaptive is for 1 v 1 games: this 2 v 2 game is at club level.")
+        self.open_play(lambda: GameSession.new(rules, seed, dealer, self.model_path, self.folder, level, players))
 
     def continue_game(self, path) -> None:
         self.open_play(lambda: GameSession.resume(path, self.model_path, self.folder))

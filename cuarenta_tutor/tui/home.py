@@ -7,7 +7,7 @@ from pathlib import Path
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
@@ -28,7 +28,7 @@ BANNER = "Cuarenta Tutor\nLearn and play Ecuador's fishing card game against a c
 
 
 class NewGame(ModalScreen[dict | None]):
-    """Rules preset, who deals first, an optional seed."""
+    """Rules preset, players, level of play, who deals first, an optional seed."""
 
     BINDINGS = [Binding("escape", "cancel", "Back")]
 
@@ -42,16 +42,23 @@ class NewGame(ModalScreen[dict | None]):
             yield Label("Rules")
             yield Select([(name, name) for name in PRESETS], value="standard", allow_blank=False, id="rules")
             yield Static(PRESET_NOTES["standard"], id="rules-note")
+            yield Label("Players")
+            yield Select([("1 v 1: you against the agent", 2),
+                          ("2 v 2: you and an agent partner against two agents", 4)],
+                         value=2, allow_blank=False, id="players")
             yield Label("Level of play")
             rung = levels.rung_name(levels.load_ladder().spec)
             texts = {**LEVEL_TEXT, "adaptive": f"{LEVEL_TEXT['adaptive']} (now: {rung})"}
             yield Select([(texts[name], name) for name in levels.LEVELS], value=self.level, allow_blank=False,
                          id="level")
-            yield Label("Who deals first")
-            yield Select([("dealer drawn at random", "random"), ("you deal first", "0"),
-                          ("the agent deals first", "1")], value="random", allow_blank=False, id="dealer")
-            yield Label("Seed (the same seed deals the same cards)")
-            yield Input(placeholder="optional, a whole number", id="seed", type="integer")
+            with Horizontal(id="dealer-seed"):
+                with Vertical():
+                    yield Label("Who deals first")
+                    yield Select([("drawn at random", "random"), ("you", "0"), ("the agent (East in 2 v 2)", "1")],
+                                 value="random", allow_blank=False, id="dealer")
+                with Vertical():
+                    yield Label("Seed (same seed, same cards)")
+                    yield Input(placeholder="optional, a whole number", id="seed", type="integer")
             yield Button("Start", variant="primary", id="start")
 
     @on(Select.Changed, "#rules")
@@ -68,6 +75,7 @@ class NewGame(ModalScreen[dict | None]):
         seed_text = self.query_one("#seed", Input).value.strip()
         dealer = self.query_one("#dealer", Select).value
         self.dismiss({"rules": self.query_one("#rules", Select).value, "level": self.query_one("#level", Select).value,
+                      "players": self.query_one("#players", Select).value,
                       "dealer": None if dealer == "random" else int(dealer),
                       "seed": int(seed_text) if seed_text else None})
 

@@ -21,9 +21,9 @@ from textual.widgets.option_list import Option
 
 from .. import coach, records
 from ..engine import GameWon, HandEnded, State, card_str
-from ..play.session import AGENT, GameSession, MoveReport
+from ..play.session import HUMAN, GameSession, MoveReport
 from .tutor import TutorWarning, warning_for
-from .widgets import AgentPanel, HandView, HintsPanel, Scoreboard, TableView, card_text, move_name
+from .widgets import AgentPanel, HandView, HintsPanel, Scoreboard, SeatsView, TableView, card_text, move_name
 
 
 class CaptureChoice(ModalScreen[int | None]):
@@ -125,6 +125,7 @@ class PlayScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Scoreboard(id="score")
+        yield SeatsView(id="seats")
         yield AgentPanel(id="agent")
         yield TableView(id="table")
         yield Static(id="callout")
@@ -135,6 +136,7 @@ class PlayScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one(SeatsView).display = self.session.state.rules.players == 4
         level = (self.session.record.level or "club").replace("adaptive:", "adaptive, now ")
         self.query_one(AgentPanel).model = (f"level {level} · model {self.session.model_path.stem} "
                                             f"{self.session.agent.model_id[:8]}")
@@ -149,7 +151,8 @@ class PlayScreen(Screen):
         if state is None:
             return
         s = self.session
-        for widget in (self.query_one(Scoreboard), self.query_one(TableView), self.query_one(HandView)):
+        for widget in (self.query_one(Scoreboard), self.query_one(SeatsView), self.query_one(TableView),
+                       self.query_one(HandView)):
             widget.state = state
         self.query_one(HandView).status = "over" if s.over else "yours" if s.human_turn and not self.thinking \
             else "thinking"
@@ -251,6 +254,7 @@ class PlayScreen(Screen):
         except Exception as err:  # never a traceback: say what happened; the record is saved each move
             self.app.report_error(err)
             return
+        self.query_one(AgentPanel).moves = ()
         note = report.annotation
         extra = [f"Coach: {note.klass} ({note.win_after:.0f}%{coach.margin_text(note)} after; best {note.best_name} "
                  f"{note.win_best:.0f}%)"] if note and note.klass in ("inaccuracy", "mistake", "blunder") else []
@@ -298,15 +302,17 @@ class PlayScreen(Screen):
             self.game_over()
         elif hand_end is not None:
             s = self.session.state
-            body = (f"{self.session.narrator.hand_over(hand_end, s)}\nScore: you {s.scores[0]}, agent {s.scores[1]}."
-                    f"\nNext hand: {'you deal' if s.dealer == 0 else 'the agent deals'}.")
+            ours, theirs = self.sides()
+            dealer = "you deal" if s.dealer == 0 else f"{self.session.names[s.dealer].lower()} deals"
+            body = (f"{self.session.narrator.hand_over(hand_end, s)}\nScore: {ours} {s.scores[0]}, {theirs} "
+                    f"{s.scores[1]}.\nNext hand: {dealer}.")
             self.app.push_screen(Notice(f"End of hand {hand_end.hand_no + 1}", body, ("go",)),
                                  lambda _: self.continue_game())
         else:
             self.continue_game()
 
     def continue_game(self) -> None:
-        if not self.session.over and self.session.state.turn == AGENT and not self.thinking:
+        if not self.session.over and self.session.state.turn != HUMAN and not self.thinking:
             self.thinking = True
             self.state = self.session.state
             self.agent_turn()
@@ -328,8 +334,12 @@ class PlayScreen(Screen):
     def agent_moved(self, message: AgentMoved) -> None:
         self.thinking = False
         report = message.report
-        self.query_one(AgentPanel).move = (message.before, report.decision,
-                                           move_name(message.before, report.action) + f" ({card_str(report.card)})")
+        move = (message.before, report.decision,
+                move_name(message.before, report.action) + f" ({card_str(report.card)})")
+        panel = self.query_one(AgentPanel)
+        panel.move = move
+        if self.session.state.rules.players == 4:  # every agent move since yours, one line each
+            panel.moves = (*panel.moves, move)
         self.after_move(report, report.callouts)
 
     @on(AgentFailed)
@@ -337,12 +347,13 @@ class PlayScreen(Screen):
         self.thinking = False
         self.state = self.session.state
         self.app.report_error(message.error)
-        if not self.session.over and self.session.state.turn == AGENT:
+        if not self.session.over and self.session.state.turn != HUMAN:
             self.notify("Press a card key to let the agent try its move again.", timeout=8)
 
     def game_over(self) -> None:
         s = self.session.state
-        body = f"Final score: you {s.scores[0]}, agent {s.scores[1]}.\nThe game is saved for review."
+        ours, theirs = self.sides()
+        body = f"Final score: {ours} {s.scores[0]}, {theirs} {s.scores[1]}.\nThe game is saved for review."
         try:
             moved = self.session.count_result()  # an adaptive game moves the person's level
         except OSError as err:
@@ -350,8 +361,13 @@ class PlayScreen(Screen):
             self.app.report_error(err)
         if moved:
             body += "\n" + moved
-        self.app.push_screen(Notice("You win!" if s.winner == 0 else "The agent wins.", body,
+        won = ("You win!", "The agent wins.") if s.rules.players == 2 else ("Your team wins!", "East and West win.")
+        self.app.push_screen(Notice(won[0] if s.winner == 0 else won[1], body,
                                     ("review", "new", "home")), self.after_game)
+
+    def sides(self) -> tuple:
+        """("you", "agent"), or in 2 v 2 ("your team", "their team")."""
+        return ("you", "agent") if self.session.state.rules.players == 2 else ("your team", "their team")
 
     def after_game(self, choice: str | None) -> None:
         path = self.app.record_path(self.session.record)

@@ -41,8 +41,17 @@ def perros(points: int) -> str:
     return "▮" * (points // 10) + "▯" * ((points % 10) // 2) or "·"
 
 
+NAMES = ("you", "agent")
+NAMES_4 = ("you", "East", "partner", "West")
+
+
+def seat_word(state: State, seat: int) -> str:
+    """"you", "agent"; in 2 v 2 "you", "East", "partner", "West"."""
+    return (NAMES if state.rules.players == 2 else NAMES_4)[seat]
+
+
 class Scoreboard(Static):
-    """Scores, perros tally, cartón counts, hand, deal and stock."""
+    """Scores (per team in 2 v 2), perros tally, cartón counts, hand, deal, stock and dealer."""
 
     state: reactive[State | None] = reactive(None, layout=False)
 
@@ -50,15 +59,39 @@ class Scoreboard(Static):
         if state is None:
             return
         you, agent = state.scores
+        ours, theirs = ("You", "Agent") if state.rules.players == 2 else ("Your team", "Their team")
         t = Text()
-        t.append(f"You {you:>2} ", style="bold")
+        t.append(f"{ours} {you:>2} ", style="bold")
         t.append(perros(you), style="green")
-        t.append("   Agent ")
+        t.append(f"   {theirs} ")
         t.append(f"{agent:>2} ", style="bold")
         t.append(perros(agent), style="magenta")
-        t.append(f"\nCartón: you {len(state.piles[0])} · agent {len(state.piles[1])} cards   "
+        short = ("you", "agent") if state.rules.players == 2 else ("ours", "theirs")
+        t.append(f"\nCartón: {short[0]} {len(state.piles[0])} · {short[1]} {len(state.piles[1])} cards   "
                  f"Hand {state.hand_no + 1} · deal {state.deal_no + 1}/{state.rules.deals_per_hand} · "
-                 f"stock {len(state.stock)} · dealer {'you' if state.dealer == 0 else 'agent'}")
+                 f"stock {len(state.stock)} · dealer {seat_word(state, state.dealer)}")
+        self.update(t)
+
+
+class SeatsView(Static):
+    """2 v 2: the other three seats around the table (partner north, East after you, West before you), their
+    cards left, rondas announced this deal, and whose turn it is."""
+
+    state: reactive[State | None] = reactive(None, layout=False)
+
+    def watch_state(self, state: State | None) -> None:
+        if state is None or state.rules.players != 4:
+            return
+        t = Text()
+        for seat, where in ((2, "North"), (1, "East"), (3, "West")):
+            name = f"{where} ({seat_word(state, seat)})" if seat == 2 else where
+            turn = state.turn == seat and state.winner < 0
+            t.append(f"{'▶ ' if turn else ''}{name}: {len(state.hands[seat])} cards", style="bold" if turn else "")
+            if state.rondas[seat] >= 0:
+                t.append(" ronda!", style="yellow")
+            t.append("   ")
+        if state.turn == 0 and state.winner < 0:
+            t.append("▶ your turn", style="bold green")
         self.update(t)
 
 
@@ -118,20 +151,44 @@ class AgentPanel(Static):
     def watch_model(self) -> None:
         self.watch_move(self.move)
 
+    moves: reactive[tuple] = reactive((), layout=False)
+    """2 v 2: every agent move since yours, each (state before, Decision or None, name), one line each."""
+
+    def watch_moves(self, moves) -> None:
+        if not moves:
+            self.watch_move(self.move)
+            return
+        t = Text()
+        for i, (before, decision, played) in enumerate(moves[-3:]):
+            who = seat_word(before, before.turn).capitalize()
+            t.append(("\n" if i else "") + f"{who} played ", style="bold")
+            t.append(played, style="bold magenta")
+            if decision is not None and decision.probs:  # its probability of the move, its team's win %
+                side = "your team" if before.turn % 2 == 0 else "their team"
+                t.append(f"  p {100 * decision.probs.get(decision.action, 0):.0f}%", style="dim")
+                if decision.value is not None:
+                    t.append(f" · {side} win {100 * decision.value:.0f}%", style="dim")
+        self.update(t)
+
     def watch_move(self, move) -> None:
+        if self.moves:
+            return
         if move is None:
             self.update(Text(f"Agent{f' ({self.model})' if self.model else ''}: waiting for its first move",
                              style="dim"))
             return
         state_before, decision, played = move
-        t = Text("Agent played ", style="bold")
+        who = "Agent" if state_before.rules.players == 2 else seat_word(state_before, state_before.turn).capitalize()
+        t = Text(f"{who} played ", style="bold")
         t.append(played, style="bold magenta")
         if decision is None:  # a resumed game: the move is in the record, its probabilities are not
             t.append("\n  (before you left; its numbers show again from its next move)", style="dim")
             self.update(t)
             return
         if decision.value is not None:
-            t.append(f"   agent win {100 * decision.value:.0f}%")
+            side = "agent" if state_before.rules.players == 2 else \
+                "your team" if state_before.turn % 2 == 0 else "their team"
+            t.append(f"   {side} win {100 * decision.value:.0f}%")
         t.append("\n  ")
         top = sorted(decision.probs.items(), key=lambda kv: -kv[1])[:4]
         t.append("   ".join(f"{move_name(state_before, a)} {100 * p:.0f}%" for a, p in top), style="dim")
@@ -148,7 +205,7 @@ class HintsPanel(Static):
 
     def watch_hints(self, hints) -> None:
         refined = bool(hints) and hints[0].refined
-        t = Text("Hints (h hides): [key] move · what it takes · your win % after"
+        t = Text("Hints (h hides): [key] move · what it takes · win % after"
                  + (" · risk next [refined]" if refined else " [refining…]") + "\n", style="bold")
         for i, hint in enumerate(hints[:6]):
             win = f"{hint.win_pct:3.0f}% ±{hint.margin:.0f}" if hint.refined else f"{hint.win_pct:3.0f}%   "
@@ -161,5 +218,5 @@ class HintsPanel(Static):
         self.update(t)
 
 
-__all__ = ["AgentPanel", "HandView", "HintsPanel", "Scoreboard", "TableView", "card_text", "cards_text",
-           "move_name", "perros"]
+__all__ = ["AgentPanel", "HandView", "HintsPanel", "Scoreboard", "SeatsView", "TableView", "card_text", "cards_text",
+           "move_name", "perros", "seat_word"]
