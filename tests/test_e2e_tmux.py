@@ -88,3 +88,28 @@ def test_play_a_few_moves_and_quit_cleanly(user_data):
         assert len(saved) == 1 and "Traceback" not in screen(session)
     finally:
         tmux("kill-server")
+
+
+def test_a_2v2_game_shows_four_seats_and_a_hint(user_data):
+    session = f"cuarenta-{uuid.uuid4().hex[:8]}"
+    user_data.mkdir(parents=True, exist_ok=True)
+    cmd = " ".join(command() + ["play", "--players", "4", "--seed", "4", "--dealer", "1"])
+    done = user_data / "exit-code"
+    tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
+         f"env CUARENTA_TUTOR_HOME={user_data} TERM=xterm-256color {cmd}; echo $? > {done}; sleep 5", check=True)
+    try:
+        shown = wait_for(session, "your turn: press 1-5")
+        assert "North (partner)" in shown and "East:" in shown and "West:" in shown and "Your team" in shown
+        keys(session, "h")
+        wait_for(session, "[refined]")  # the team's win % after each move, refined by the analysis
+        assert "±" in screen(session)
+        keys(session, "Escape")
+        wait_for(session, "Continue unfinished game")
+        keys(session, "q")
+        end = time.monotonic() + 15
+        while not done.exists() and time.monotonic() < end:
+            time.sleep(0.1)
+        assert done.read_text().strip() == "0", screen(session)
+        assert "Traceback" not in screen(session)
+    finally:
+        tmux("kill-server")

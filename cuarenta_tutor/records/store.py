@@ -127,6 +127,7 @@ class GameSummary:
     rules_preset: str | None
     model: str | None
     moves: int
+    players: int = 2
 
 
 def mean_accuracy(annotations: list[dict]) -> float | None:
@@ -144,7 +145,7 @@ def summarize(record: GameRecord, path, accuracy=None) -> GameSummary:
         acc = None
     return GameSummary(Path(path), record.game_id, record.created, record.updated, record.result is not None,
                        result_text(record), acc, record.rules_preset, record.model.id[:12] if record.model else None,
-                       len(record.moves))
+                       len(record.moves), len(record.seats))
 
 
 def _when(text: str) -> float:

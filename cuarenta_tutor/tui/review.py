@@ -66,7 +66,7 @@ class ReviewList(Screen):
             self.games, self.problems = games, problems
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("date", "result", "your accuracy", "rules", "model")
+        self.query_one(DataTable).add_columns("date", "mode", "result", "your accuracy", "rules", "model")
         self.query_one("#problems", Static).update("Reading the saved games…")
         self.read_games()
 
@@ -82,8 +82,8 @@ class ReviewList(Screen):
         table = self.query_one(DataTable)
         for g in games:
             acc = "-" if g.accuracy is None else f"{g.accuracy:.0f}%"
-            table.add_row(records.when_text(g.created), g.result, acc, g.rules_preset or "custom",
-                          (g.model or "-")[:8])
+            table.add_row(records.when_text(g.created), "2 v 2" if g.players == 4 else "1 v 1", g.result, acc,
+                          g.rules_preset or "custom", (g.model or "-")[:8])
         self.query_one("#problems", Static).update(
             "\n".join(f"Skipped: {p}" for p in problems[:5]) or ("" if games else "No saved games yet."))
         table.focus()
