@@ -3,7 +3,8 @@
 - `beginner`: the network, but a share of its moves are a random legal move (`onnx@eps=E`).
 - `club`: the network alone (`onnx`).
 - `strong`: the network with the possible-worlds analysis at a time budget: it plays the analysis's best
-  move (STRONG; `strong:W` analyses W worlds without a budget, the same moves on any machine).
+  move where the analysis is sure it beats the network's (STRONG; `strong:W` analyses W worlds without a
+  budget, the same moves on any machine).
 - `adaptive`: a ladder of rungs from random play to `strong`; after every finished game a win moves it a
   rung up and a loss a rung down, so a person's results settle near 50% (a one-up one-down staircase). Its
   state is kept in `level.json` in the user data folder.
@@ -56,10 +57,13 @@ class StrongPolicy:
         self.net.observe(state, events)
 
     def decide(self, state) -> Decision:
+        """The network's move, unless the analysis is sure another is better: the network's move's loss against
+        the analysis's best has its whole 95% interval above 0 (noise alone never overrides the network)."""
         net = self.net.decide(state)
         found = analyse(state, self.net, self.settings)
         values = {m.action: m.win_pct / 100.0 for m in found.moves}
-        return Decision(found.best.action, net.probs, net.value, values, self.model_id)
+        action = found.best.action if found.move(net.action).loss_ci95[0] > 0 else net.action
+        return Decision(action, net.probs, net.value, values, self.model_id)
 
 
 def make(spec: str, seed: int = 0, model=None):

@@ -67,14 +67,15 @@ def test_level_names_make_policies_and_refuse_what_they_cannot_be():
     assert levels.rung_name("onnx@eps=0.35") == "the network with 35% random moves"
 
 
-def test_the_strong_level_plays_the_analysiss_best_move_with_the_networks_probabilities():
+def test_the_strong_level_plays_the_networks_move_or_the_analysiss_best_with_the_networks_probabilities():
     table = Table(preset("standard"), [levels.make("strong:16", 3), make_policy("expert", 3)], Dealer(3))
     table.start()
     while table.state.turn != 0:
         table.step()
     step = table.step()
     decision = step.decision
-    assert decision.action == max(decision.action_values, key=decision.action_values.get)
+    best = max(decision.action_values, key=decision.action_values.get)
+    assert decision.action in (best, max(decision.probs, key=decision.probs.get))  # the search overrides when sure
     assert set(decision.probs) == set(decision.action_values) and decision.value is not None
 
 
