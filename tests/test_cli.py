@@ -172,3 +172,10 @@ def test_ctrl_c_stops_a_command_with_a_line_not_a_traceback():
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and "Traceback" not in err and err.strip() == "cuarenta-tutor bench: stopped"
+
+
+def test_play_refuses_a_dealer_or_level_that_does_not_fit_the_players():
+    out = cli("play", "--dealer", "2")
+    assert out.returncode == 2 and "--dealer 2 is not a seat of a 2-player game" in out.stderr
+    out = cli("play", "--players", "4", "--level", "adaptive")
+    assert out.returncode == 2 and "adaptive level follows your own results" in out.stderr
