@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cuarenta_tutor import lessons as L
-from cuarenta_tutor.engine import legal_actions
+from cuarenta_tutor.engine import RANKS, apply, card_str, legal_actions
 from cuarenta_tutor.lessons.__main__ import main as check_lessons
 from cuarenta_tutor.narrator import move_name
 from cuarenta_tutor.resources import data_dir
@@ -19,7 +19,8 @@ from cuarenta_tutor.resources import data_dir
 LESSONS = L.load_lessons()
 POSITIONS = [(lesson, p) for lesson in LESSONS for p in lesson.positions]
 RULES_TOPICS = ["deck", "matching", "sums", "escalera", "caída", "limpia", "ronda", "cartón", "30 and 38", "first"]
-STRATEGY_TOPICS = ["empty table", "counting", "safe trails", "sums and escaleras", "cartón", "endgame"]
+STRATEGY_TOPICS = ["empty table", "counting", "safe trails", "sums and escaleras", "cartón", "endgame",
+                   "leave for your partner", "partner's ronda"]
 
 
 def by_id(lesson_id):
@@ -241,6 +242,116 @@ def test_damaged_progress_is_reported_and_treated_as_empty(user_data, content):
     progress.mark("rules-01-deck-and-deal", "figures")
     L.save_progress(progress)
     assert L.load_progress().is_solved("rules-01-deck-and-deal", "figures")
+
+
+# 2 v 2 positions: players = 4, the other three hands, per-side scores and piles, the deal from the hand sizes.
+
+GOOD4 = """\
+id = "rules-11-two-v-two"
+track = "rules"
+order = 11
+title = "2 v 2"
+players = 4
+text = "Partners share a score and a pile."
+
+[[positions]]
+id = "catch-theirs"
+prompt = "Your previous opponent just trailed a 5. What do you play?"
+hand = ["5h", "2", "K"]
+next_opponent = ["A", "4", "Q"]
+partner = ["3", "6", "J"]
+previous_opponent = ["7", "J"]
+table = ["3", "5d"]
+trailed = "5"
+scores = [10, 12]
+stock = 20
+answer = "5 takes 5"
+why = "Matching the card the previous opponent just trailed is a caída: 2 points for your side."
+"""
+
+
+def test_a_good_two_v_two_file_loads(tmp_path):
+    lesson = L.load_lesson(write(tmp_path, GOOD4))
+    (position,) = lesson.positions
+    state = position.state
+    assert lesson.players == 4 and state.rules.players == 4 and state.turn == 0
+    assert [len(h) for h in state.hands] == [3, 3, 3, 2]
+    assert (state.dealer, state.deal_no, len(state.stock), state.trailed) == (2, 0, 20, 4)  # the previous one led
+    assert [card_str(c, ascii_only=True) for c in state.played[3]] == ["5d"]  # the trailed card is seat 3's play
+    assert state.scores == (10, 12) and len(state.piles[0]) + len(state.piles[1]) == 7
+    assert position.answer_name == "5 takes 5" and position.line == 9
+    assert apply(state, position.answer)[0].scores == (12, 12)  # the caída scores for your side
+    right, text = L.feedback(position, position.moves()["K trails"])
+    assert not right and 'Your next opponent could answer "K takes K"' in text
+    assert L.seat_lines(state) == ["Score: your side (you and your partner) 10, the other side 12",
+                                   "Cards in hand: next opponent 3, partner 3, previous opponent 2"]
+    assert L.seat_lines(by_id("rules-05-caida").positions[0].state) == ["Score: you 0, opponent 0"]
+    ronda = GOOD4.replace('partner = ["3", "6", "J"]', 'partner = ["6", "6", "6"]\npartner_ronda = "6"')
+    state = L.load_lesson(write(tmp_path, ronda)).positions[0].state
+    assert state.rondas == (-1, -1, RANKS.index("6"), -1)
+    assert "Ronda announced this deal by: your partner" in L.seat_lines(state)
+
+
+@pytest.mark.parametrize(("sizes", "dealer"), [((3, 3, 3), 3), ((3, 3, 2), 2), ((3, 2, 2), 1), ((2, 2, 2), 0)])
+def test_two_v_two_hand_sizes_give_the_dealer(tmp_path, sizes, dealer):
+    cards = {"next_opponent": ["A", "4", "Q"], "partner": ["3", "6", "J"], "previous_opponent": ["7", "J", "A"]}
+    text = GOOD4.replace('trailed = "5"\n', "")
+    for (key, hand), size in zip(cards.items(), sizes, strict=True):
+        text = re.sub(rf"^{key} = .*$", f"{key} = {json.dumps(hand[:size])}", text, flags=re.M)
+    state = L.load_lesson(write(tmp_path, text)).positions[0].state
+    assert state.dealer == dealer and [len(h) for h in state.hands] == [3, *sizes]
+
+
+FULL_HANDS = """hand = ["5h", "2", "K", "7", "7"]
+next_opponent = ["A", "4", "Q", "2", "2"]
+partner = ["3", "6", "J", "A", "A"]
+previous_opponent = ["7", "J", "4", "4", "Q"]"""
+BAD4 = [
+    ("hand sizes", GOOD4.replace('next_opponent = ["A", "4", "Q"]', 'next_opponent = ["A", "4"]'), "next_opponent = ",
+     "position 'catch-theirs': your next opponent holds 2 cards, which fits no deal: with your 3, your next opponent, "
+     "partner and previous opponent hold 3/3/3 (you lead this deal), 3/3/2 (your previous opponent led), 3/2/2 (your "
+     "partner led) or 2/2/2 (your next opponent led: you dealt), not 2/3/2"),
+    ("too many for the partner", GOOD4.replace('partner = ["3", "6", "J"]', 'partner = ["3", "6", "J", "2"]'),
+     "partner = ", "your partner holds 4 cards, which fits no deal"),
+    ("partner in 1 v 1", GOOD.replace('opponent = ["A", "4", "Q"]', 'opponent = ["A", "4", "Q"]\npartner = ["J"]'),
+     "partner = ", "'partner' is a field of 2 v 2 positions: set players = 4 at the top of the file"),
+    ("opponent in 2 v 2", GOOD4.replace("stock = 20", 'stock = 20\nopponent = ["K"]'), 'opponent = ["K"]',
+     "a 2 v 2 position has no 'opponent': the other hands are next_opponent (seat 1"),
+    ("missing partner", GOOD4.replace('partner = ["3", "6", "J"]\n', ""), 'id = "catch-theirs"',
+     "the field 'partner' is missing (your partner's hand, hidden from the player)"),
+    ("players", GOOD4.replace("players = 4", "players = 3"), "players = ", "'players' must be 2 (1 v 1) or 4"),
+    ("stock", GOOD4.replace("stock = 20", "stock = 10"), "stock = ",
+     "'stock' must be 20 (the first deal of the hand) or 0 (the second and last), not 10"),
+    ("trailed before playing", re.sub(r'hand = .*\n.*\n.*\n.*\n', FULL_HANDS + "\n", GOOD4).replace(
+        "stock = 20", "stock = 0"), "trailed = ",
+     "trailed is set, but your previous opponent (who plays just before you) has not played in this deal"),
+    ("three of a kind unannounced", GOOD4.replace('partner = ["3", "6", "J"]', 'partner = ["6", "6", "6"]'),
+     "partner = ", "your partner holds three 6s, dealt in this deal: that is a ronda; set partner_ronda = \"6\""),
+    ("ronda not in hand", GOOD4.replace("stock = 20", 'stock = 20\npartner_ronda = "K"'), "partner_ronda = ",
+     "partner_ronda = \"K\", but your partner holds no Ks"),
+]
+
+
+@pytest.mark.parametrize(("text", "needle", "problem"), [b[1:] for b in BAD4], ids=[b[0] for b in BAD4])
+def test_bad_two_v_two_file_names_file_line_and_problem(tmp_path, text, needle, problem):
+    path = write(tmp_path, text)
+    with pytest.raises(L.LessonError) as caught:
+        L.load_lesson(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}, line {line_of(text, needle)}: "), message
+    assert problem in message, message
+
+
+def test_two_v_two_lessons_ship():
+    leave, ronda = by_id("strategy-07-partner-leave"), by_id("strategy-08-partner-ronda")
+    assert leave.players == ronda.players == 4 and (leave.order, ronda.order) == (7, 8)
+    for position in leave.positions + ronda.positions:
+        assert position.state.rules.players == 4 and len(position.state.hands) == 4
+    fourth_q = ronda.positions[0].state
+    assert fourth_q.rondas[2] == RANKS.index("Q") and fourth_q.stock == ()  # the partner's ronda, last deal
+    caida = next(p for p in ronda.positions if p.decided_by == "rules")
+    after = apply(caida.state, caida.answer)[0]
+    assert after.winner == 0 and after.scores[0] == 40  # 28 + caída 2 + ronda bonus 10
 
 
 def test_check_command(tmp_path, capsys):

@@ -2,9 +2,9 @@
 and the learner's progress (progress.py)."""
 
 from .feedback import SEARCH_SAMPLES, SEARCH_SEEDS, feedback, search_choices
-from .loader import TRACKS, Lesson, LessonError, Position, last_rules_lesson, load_lesson, load_lessons
+from .loader import TRACKS, Lesson, LessonError, Position, last_rules_lesson, load_lesson, load_lessons, seat_lines
 from .progress import Progress, load_progress, progress_path, save_progress
 
 __all__ = ["SEARCH_SAMPLES", "SEARCH_SEEDS", "feedback", "search_choices", "TRACKS", "Lesson", "LessonError",
-           "Position", "last_rules_lesson", "load_lesson", "load_lessons", "Progress", "load_progress",
+           "Position", "last_rules_lesson", "load_lesson", "load_lessons", "seat_lines", "Progress", "load_progress",
            "progress_path", "save_progress"]

@@ -39,7 +39,8 @@ def _effect(state: State, action: int) -> tuple[int, tuple, list[str]]:
 
 
 def _threat(state: State, action: int) -> str | None:
-    """The best capture the opponent could answer with, over the ranks they may hold (points, then cards)."""
+    """The best capture the opponent who plays next (seat 1) could answer with, over the ranks they may hold
+    (points, then cards)."""
     after = apply(state, action)[0]
     if after.needs_deal or not after.hands[1] or after.winner >= 0:
         return None  # the deal (or the game) is over: the reply is on new cards
@@ -48,7 +49,7 @@ def _threat(state: State, action: int) -> str | None:
         card = next((c for c in pool if c >> 2 == rank), None)
         if card is None:
             continue
-        trial = after._replace(hands=(after.hands[0], (card,)))
+        trial = after._replace(hands=(after.hands[0], (card,), *after.hands[2:]))
         for a in legal_actions(trial):
             points, taken, notes = _effect(trial, a)
             if (points or len(taken) >= 3) and (best is None or (points, len(taken)) > best[:2]):
@@ -58,7 +59,8 @@ def _threat(state: State, action: int) -> str | None:
     points, taken, notes, rank, name = best
     gain = ", ".join(notes) + (f", {points} points" if len(notes) > 1 else "") if points else f"{taken} cards"
     holds = "hold" if any(c >> 2 == rank for c in state.hands[1]) else "do not hold"
-    return (f"Your opponent could answer \"{name}\" with any {RANKS[rank]} ({unseen[rank]} unseen): {gain}. "
+    who = "Your opponent" if state.rules.players == 2 else "Your next opponent"
+    return (f"{who} could answer \"{name}\" with any {RANKS[rank]} ({unseen[rank]} unseen): {gain}. "
             f"This time they {holds} one.")
 
 

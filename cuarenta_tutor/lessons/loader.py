@@ -1,8 +1,9 @@
 """Provides lesson files (TOML, see lessons/README.md) loaded and validated.
 
 A lesson is a short text and 2-4 positions; a position is a real engine State with seat 0 (you) on
-turn and one right answer. `load_lesson` checks everything a file can get wrong and raises
-`LessonError` naming the file, the line and the problem.
+turn and one right answer, 1 v 1 (seat 1 is your opponent) or, with `players = 4`, 2 v 2 (seat 1 your
+next opponent, seat 2 your partner, seat 3 your previous opponent). `load_lesson` checks everything a
+file can get wrong and raises `LessonError` naming the file, the line and the problem.
 """
 
 from __future__ import annotations
@@ -32,9 +33,16 @@ from ..resources import data_dir
 
 TRACKS = ("rules", "strategy")
 """The tracks, in teaching order."""
-_TOP = {"id", "track", "order", "title", "text", "rules", "positions"}
-_FIELDS = {"id", "prompt", "hand", "opponent", "table", "trailed", "scores", "captured", "pile_sizes", "stock",
-           "ronda", "opponent_ronda", "answer", "why", "decided_by", "reason", "feedback"}
+_TOP = {"id", "track", "order", "title", "text", "rules", "players", "positions"}
+_COMMON = {"id", "prompt", "hand", "table", "trailed", "scores", "captured", "pile_sizes", "stock", "ronda", "answer",
+           "why", "decided_by", "reason", "feedback"}
+HANDS = {2: ("hand", "opponent"), 4: ("hand", "next_opponent", "partner", "previous_opponent")}
+"""Per player count, the field naming each seat's hand, seat 0 (you) first, in turn order."""
+RONDAS = {2: ("ronda", "opponent_ronda"),
+          4: ("ronda", "next_opponent_ronda", "partner_ronda", "previous_opponent_ronda")}
+"""Per player count, the field naming each seat's ronda rank in this deal."""
+SEAT_NAMES = {2: ("you", "your opponent"), 4: ("you", "your next opponent", "your partner", "your previous opponent")}
+_FIELDS = {n: _COMMON | set(HANDS[n]) | set(RONDAS[n]) for n in HANDS}
 _POS_HEADER = re.compile(r"\s*\[\[\s*positions\s*\]\]")
 
 
@@ -84,6 +92,8 @@ class Lesson:
     text: str
     positions: tuple
     path: Path
+    players: int = 2
+    """2 (1 v 1) or 4 (2 v 2: you and your partner, seats 0 and 2, against seats 1 and 3)."""
 
 
 def _display(path: Path) -> str:
@@ -136,8 +146,11 @@ def load_lesson(path) -> Lesson:
         fail(f"unknown track {data['track']!r}: use one of {', '.join(TRACKS)}", "track")
     if path.parent.name in TRACKS and path.parent.name != data["track"]:
         fail(f"track {data['track']!r}, but the file is in the {path.parent.name!r} folder", "track")
+    players = data.get("players", 2)
+    if players not in (2, 4) or isinstance(players, bool):
+        fail(f"'players' must be 2 (1 v 1) or 4 (2 v 2, partners facing each other), not {players!r}", "players")
     try:
-        rules = preset(data.get("rules", "standard"))
+        rules = preset(data.get("rules", "standard"), players=players)
     except (ValueError, TypeError) as err:
         fail(str(err), "rules")
     if not isinstance(data.get("positions"), list) or not data["positions"]:
@@ -153,7 +166,7 @@ def load_lesson(path) -> Lesson:
             fail(f"position id {pos.id!r} is used twice in this lesson", "id", i)
         start = headers[min(i, len(headers) - 1)]
         out.append(replace(pos, line=_find(lines, start, len(lines), "id") or start + 1))
-    return Lesson(data["id"], data["track"], data["order"], data["title"], data["text"], tuple(out), path)
+    return Lesson(data["id"], data["track"], data["order"], data["title"], data["text"], tuple(out), path, players)
 
 
 def _problem(message: str, key: str | None = None) -> ValueError:
@@ -202,39 +215,106 @@ def _rank(spec: dict, key: str) -> int | None:
         raise _problem(f"{key!r}: {err}", key) from None
 
 
+def _unknown_field(spec: dict, n: int) -> None:
+    unknown = sorted(set(spec) - _FIELDS[n])
+    if not unknown:
+        return
+    key = unknown[0]
+    if n == 2 and key in _FIELDS[4]:
+        raise _problem(f"{key!r} is a field of 2 v 2 positions: set players = 4 at the top of the file", key)
+    if n == 4 and key in _FIELDS[2]:
+        raise _problem(f"a 2 v 2 position has no {key!r}: the other hands are next_opponent (seat 1, plays right "
+                       f"after you), partner (seat 2) and previous_opponent (seat 3, plays just before you), their "
+                       f"rondas next_opponent_ronda, partner_ronda and previous_opponent_ronda", key)
+    raise _problem(f"unknown field {key!r} (known: {', '.join(sorted(_FIELDS[n]))})", key)
+
+
+def _dealer(sizes: list[int]) -> int:
+    """The dealer the hand sizes say (seat 0 is on turn); ValueError(message, field) when no deal fits them."""
+    h = sizes[0]
+    if not 1 <= h <= 5:
+        raise _problem(f"your hand must hold 1 to 5 cards, not {h}", "hand")
+    if len(sizes) == 2:
+        if sizes[1] not in (h, h - 1):
+            raise _problem(f"the opponent must hold as many cards as you ({h}: you lead this deal) "
+                           f"or one fewer (they lead), not {sizes[1]}", "opponent")
+        return int(sizes[1] == h)
+    # 2 v 2: the seats from the leader (the one after the dealer) round to seat 3 have played one card more than you.
+    fits = {dealer: [h - (0 < (dealer + 1) % 4 <= s) for s in (1, 2, 3)] for dealer in (3, 2, 1, 0)}
+    misfits = {dealer: [s for s in (1, 2, 3) if sizes[s] != want[s - 1]] for dealer, want in fits.items()}
+    dealer = min(misfits, key=lambda d: len(misfits[d]))  # the closest fit names the field to fix
+    if misfits[dealer]:
+        seat = misfits[dealer][0]
+        shown = lambda sizes: "/".join(map(str, sizes))  # noqa: E731
+        raise _problem(f"{SEAT_NAMES[4][seat]} holds {sizes[seat]} cards, which fits no deal: with your {h}, your "
+                       f"next opponent, partner and previous opponent hold {shown(fits[3])} (you lead this deal), "
+                       f"{shown(fits[2])} (your previous opponent led), {shown(fits[1])} (your partner led) or "
+                       f"{shown(fits[0])} (your next opponent led: you dealt), not {shown(sizes[1:])}",
+                       HANDS[4][seat])
+    return dealer
+
+
+def _check_rondas(hands: list[list[int]], played: list[tuple], rondas: list[int | None], rules) -> None:
+    """Every hand holding three of a kind announced it as a ronda, and every hidden seat's announced ronda is
+    still in its hand (with the card it just trailed): search samples the hidden hands that way."""
+    n = len(hands)
+    for seat, (hand, rank) in enumerate(zip(hands, rondas, strict=True)):
+        counts = [0] * len(RANKS)
+        for c in [*hand, *played[seat]]:
+            counts[c >> 2] += 1
+        who, key = SEAT_NAMES[n][seat], RONDAS[n][seat]
+        holds = "hold" if seat == 0 else "holds"
+        if max(counts) == 4 and rules.four_of_a_kind == "win":
+            raise _problem(f"{who} {holds} four {RANKS[counts.index(4)]}s: four of a kind dealt in this deal would "
+                           f"have won the game", HANDS[n][seat])
+        if rank is None and max(counts) >= 3:
+            r, many = RANKS[counts.index(max(counts))], "three" if max(counts) == 3 else "four"
+            raise _problem(f"{who} {holds} {many} {r}s, dealt in this deal: that is a ronda; set {key} = \"{r}\" "
+                           f"(and count its points in 'scores')", HANDS[n][seat])
+        if rank is not None and seat and counts[rank] < 3:
+            raise _problem(f"{key} = \"{RANKS[rank]}\", but {who} {holds} {counts[rank] or 'no'} {RANKS[rank]}"
+                           f"{'s' if counts[rank] != 1 else ''}: a ronda is three of a kind, and a position does not "
+                           f"say what a player played earlier in the deal (only the card just trailed), so the "
+                           f"three must still be in the hand", key)
+
+
 def _position(spec, track: str, rules) -> Position:
     """A Position from one [[positions]] table; ValueError(message, field) says what is wrong."""
     if not isinstance(spec, dict):
         raise _problem("a position must be a table")
-    unknown = sorted(set(spec) - _FIELDS)
-    if unknown:
-        raise _problem(f"unknown field {unknown[0]!r} (known: {', '.join(sorted(_FIELDS))})", unknown[0])
+    n = rules.players
+    _unknown_field(spec, n)
     for key in ("id", "prompt", "why", "answer"):
         if key not in spec or key != "answer" and not (isinstance(spec[key], str) and spec[key].strip()):
             raise _problem(f"the field {key!r} is missing or empty", key)
+    for seat, key in enumerate(HANDS[n]):
+        if key not in spec:
+            whose = "your cards" if not seat else f"{SEAT_NAMES[n][seat]}'s hand, hidden from the player"
+            raise _problem(f"the field {key!r} is missing ({whose})", key)
+    sides = "[[yours], [your opponent's]]" if n == 2 else "[[your side's], [the other side's]]"
     captured = spec.get("captured", [[], []])
     if not (isinstance(captured, list) and len(captured) == 2):
-        raise _problem("'captured' must be two lists of cards: [[yours], [your opponent's]]", "captured")
-    ids = _place({"hand": _cards(spec.get("hand"), "hand"), "opponent": _cards(spec.get("opponent"), "opponent"),
-                  "table": _cards(spec.get("table", []), "table"), "captured (yours)": _cards(captured[0], "captured"),
-                  "captured (theirs)": _cards(captured[1], "captured")})
-    hand, opp = ids["hand"], ids["opponent"]
-    if not 1 <= len(hand) <= 5:
-        raise _problem(f"your hand must hold 1 to 5 cards, not {len(hand)}", "hand")
-    if len(opp) not in (len(hand), len(hand) - 1):
-        raise _problem(f"the opponent must hold as many cards as you ({len(hand)}: you lead this deal) "
-                       f"or one fewer (they lead), not {len(opp)}", "opponent")
+        raise _problem(f"'captured' must be two lists of cards: {sides}", "captured")
+    piles_named = ("captured (yours)", "captured (theirs)") if n == 2 else (
+        "captured (your side's)", "captured (theirs)")
+    ids = _place({**{key: _cards(spec[key], key) for key in HANDS[n]}, "table": _cards(spec.get("table", []), "table"),
+                  piles_named[0]: _cards(captured[0], "captured"), piles_named[1]: _cards(captured[1], "captured")})
+    hands = [ids[key] for key in HANDS[n]]
+    dealer = _dealer([len(h) for h in hands])
     placed = sum(map(len, ids.values()))
-    stock = spec.get("stock", next((s for s in (30, 20, 10) if placed + s <= DECK_SIZE), 0))
-    if isinstance(stock, bool) or stock not in (0, 10, 20, 30):
-        raise _problem(f"'stock' must be 0, 10, 20 or 30 (cards left to deal), not {stock!r}", "stock")
+    stocks = (30, 20, 10) if n == 2 else (20,)
+    stock = spec.get("stock", next((s for s in stocks if placed + s <= DECK_SIZE), 0))
+    if isinstance(stock, bool) or stock not in (*stocks, 0):
+        raise _problem(f"'stock' must be 0, 10, 20 or 30 (cards left to deal), not {stock!r}" if n == 2 else
+                       f"'stock' must be 20 (the first deal of the hand) or 0 (the second and last), not {stock!r}",
+                       "stock")
     fill = DECK_SIZE - placed - stock
     if fill < 0:
         raise _problem(f"too many cards: {placed} placed and {stock} in the stock make more than 40", "stock")
-    piles = [ids["captured (yours)"], ids["captured (theirs)"]]
+    piles = [ids[piles_named[0]], ids[piles_named[1]]]
     sizes, total = spec.get("pile_sizes"), fill + len(piles[0]) + len(piles[1])
     if sizes is not None and not (isinstance(sizes, list) and len(sizes) == 2 and sum(sizes) == total and all(
-            type(n) is int and n >= len(p) for n, p in zip(sizes, piles, strict=True))):
+            type(k) is int and k >= len(p) for k, p in zip(sizes, piles, strict=True))):
         raise _problem(f"'pile_sizes' must be two counts, each at least its captured cards, adding up to {total} "
                        f"(the cards that are not in the hands, on the table or in the stock)", "pile_sizes")
     rest = sorted((c for c in range(DECK_SIZE) if all(c not in v for v in ids.values())), key=lambda c: (c & 3, c >> 2))
@@ -243,17 +323,25 @@ def _position(spec, track: str, rules) -> Position:
     scores = spec.get("scores", [0, 0])
     if not (isinstance(scores, list) and len(scores) == 2
             and all(type(s) is int and 0 <= s < TARGET_SCORE for s in scores)):
-        raise _problem(f"'scores' must be [yours, your opponent's], each 0 to {TARGET_SCORE - 1}", "scores")
-    trailed, ronda, opp_ronda = (_rank(spec, k) for k in ("trailed", "ronda", "opponent_ronda"))
-    if trailed is not None and trailed not in [c >> 2 for c in ids["table"]]:
-        raise _problem(f"trailed = {spec['trailed']!r}, but no {RANKS[trailed]} is on the table", "trailed")
-    if trailed is not None and len(opp) == 5:
-        raise _problem("trailed is set, but your opponent has not played in this deal", "trailed")
+        whose = "[yours, your opponent's]" if n == 2 else "[your side's, the other side's]"
+        raise _problem(f"'scores' must be {whose}, each 0 to {TARGET_SCORE - 1}", "scores")
+    trailed = _rank(spec, "trailed")
+    rondas = [_rank(spec, key) for key in RONDAS[n]]
+    played: list[tuple] = [()] * n
+    if trailed is not None:
+        if trailed not in [c >> 2 for c in ids["table"]]:
+            raise _problem(f"trailed = {spec['trailed']!r}, but no {RANKS[trailed]} is on the table", "trailed")
+        if len(hands[-1]) == 5:
+            raise _problem("trailed is set, but your opponent has not played in this deal" if n == 2 else
+                           "trailed is set, but your previous opponent (who plays just before you) has not played "
+                           "in this deal", "trailed")
+        played[-1] = ([c for c in ids["table"] if c >> 2 == trailed][-1],)  # the newest card of that rank
+    _check_rondas(hands, played, rondas, rules)
     show = lambda cards: [card_str(c, ascii_only=True) for c in cards]  # noqa: E731
-    state = make_position(rules, hands=[show(hand), show(opp)], table=show(ids["table"]), scores=tuple(scores),
-                          dealer=int(len(opp) == len(hand)), piles=(show(piles[0]), show(piles[1])),
-                          stock=show(rest[fill:]), trailed=trailed, rondas=[ronda, opp_ronda],
-                          deal_no=(30 - stock) // 10)
+    state = make_position(rules, hands=[show(h) for h in hands], table=show(ids["table"]), scores=tuple(scores),
+                          dealer=dealer, piles=(show(piles[0]), show(piles[1])), stock=show(rest[fill:]),
+                          trailed=trailed, rondas=rondas, deal_no=(stocks[0] - stock) // (5 * n))
+    state = state._replace(played=tuple(played))  # what is known of this deal's plays: the card just trailed
     if not legal_actions(state):
         raise _problem("there is no legal move in this position")
     answer = _action(state, spec["answer"], "answer")
@@ -304,6 +392,21 @@ def load_lessons(folder=None) -> list[Lesson]:
             line = _find(lesson.path.read_text(encoding="utf-8").splitlines(), 0, 10**6, "id")
             raise LessonError(_display(lesson.path), line, f"lesson id {lesson.id!r} is used by {_display(twin.path)}")
     return sorted(lessons, key=lambda s: (TRACKS.index(s.track), s.order, s.id))
+
+
+def seat_lines(state: State) -> list[str]:
+    """What a lesson screen shows of the seats besides your hand: the score and, in 2 v 2, who holds how many
+    cards and who announced a ronda (the rank only for your own)."""
+    if state.rules.players == 2:
+        return [f"Score: you {state.scores[0]}, opponent {state.scores[1]}"]
+    names = ("next opponent", "partner", "previous opponent")
+    lines = [f"Score: your side (you and your partner) {state.scores[0]}, the other side {state.scores[1]}",
+             "Cards in hand: " + ", ".join(f"{name} {len(state.hands[seat])}" for seat, name in enumerate(names, 1))]
+    rondas = ([f"you ({RANKS[state.rondas[0]]}s)"] if state.rondas[0] >= 0 else []) + [
+        f"your {name}" for seat, name in enumerate(names, 1) if state.rondas[seat] >= 0]
+    if rondas:
+        lines.append("Ronda announced this deal by: " + ", ".join(rondas))
+    return lines
 
 
 def last_rules_lesson(lessons) -> Lesson | None:
