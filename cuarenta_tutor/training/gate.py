@@ -1,0 +1,50 @@
+"""Provides the gate a new generation must pass: a duplicate-deal arena against the model it would replace,
+accepted only when the 95% interval of its win rate (by seed pair) lies above 0.5. The result, and the
+command that reproduces it, go in the model card's `gates` list, accepted or not; a rejected generation is
+never copied over the model it failed to beat.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from ..arena import run_match, summarize
+
+GATE_SEED = 31_000
+"""Seed of the gate's deals: other seeds than the evaluations during training and the reported arenas."""
+
+
+def gate(candidate, previous, games: int, seed: int = GATE_SEED, jobs: int = 1, progress=None) -> dict:
+    """Play `candidate` (an ONNX file) against `previous` over `games` duplicate games; the gate's record:
+    {"candidate", "previous", "games", "seed", "win_rate", "ci95", "accepted", "command"}."""
+    a, b = f"onnx:{Path(candidate)}", f"onnx:{Path(previous)}"
+    results = run_match(a, b, games, jobs=jobs, seed=seed, progress=progress)
+    s = summarize(a, b, results)
+    return {"candidate": str(candidate), "previous": str(previous), "games": s.games, "seed": seed,
+            "win_rate": s.win_rate, "ci95": [s.ci_low, s.ci_high], "accepted": s.ci_low > 0.5,
+            "command": f"cuarenta-tutor arena {a} {b} --games {games} --seed {seed} --jobs {jobs}"}
+
+
+def record(card_path, result: dict) -> None:
+    """Add a gate's result to a model card (JSON beside the model), keeping the gates before it."""
+    path = Path(card_path)
+    card = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    card.setdefault("gates", []).append(result)
+    from ..records import write_atomic
+
+    write_atomic(path, json.dumps(card, indent=2) + "\n")
+
+
+def promote(candidate, destination) -> bool:
+    """Copy an accepted candidate (the ONNX file and its card) over `destination`; False (nothing copied) when
+    the candidate's card says its last gate rejected it."""
+    candidate, destination = Path(candidate), Path(destination)
+    card = candidate.with_suffix(".json")
+    gates = json.loads(card.read_text(encoding="utf-8")).get("gates", []) if card.exists() else []
+    if not gates or not gates[-1]["accepted"]:
+        return False
+    shutil.copyfile(candidate, destination)
+    shutil.copyfile(card, destination.with_suffix(".json"))
+    return True

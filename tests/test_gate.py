@@ -1,0 +1,49 @@
+"""The gate of a new generation: accepted only when its interval against the model it would replace lies
+above 0.5; every gate recorded in the card; a rejected generation never copied over the old model."""
+
+import json
+import shutil
+
+import pytest
+
+onnx = pytest.importorskip("onnx")
+
+from onnx import numpy_helper  # noqa: E402
+
+from cuarenta_tutor.agents.onnx_policy import default_model_path  # noqa: E402
+from cuarenta_tutor.training import gate  # noqa: E402
+
+
+def random_player(path):
+    """The shipped model with its policy head zeroed: it plays uniformly among the legal moves."""
+    model = onnx.load(str(default_model_path()))
+    for init in model.graph.initializer:
+        if init.name.startswith("net.actor."):
+            init.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(init) * 0, init.name))
+    onnx.save(model, str(path))
+    return path
+
+
+def test_a_better_generation_passes_and_is_promoted_an_equal_one_is_rejected_and_never_copied(tmp_path):
+    weak = random_player(tmp_path / "weak.onnx")
+    candidate = tmp_path / "candidate.onnx"
+    shutil.copyfile(default_model_path(), candidate)
+    passed = gate.gate(candidate, weak, games=20)
+    assert passed["accepted"] and passed["ci95"][0] > 0.5 and passed["games"] == 20
+    assert passed["command"].startswith("cuarenta-tutor arena onnx:") and "--games 20 --seed 31000" in passed["command"]
+    gate.record(candidate.with_suffix(".json"), passed)
+    destination = tmp_path / "models" / "current.onnx"
+    destination.parent.mkdir()
+    shutil.copyfile(weak, destination)
+    assert gate.promote(candidate, destination)
+    assert destination.read_bytes() == candidate.read_bytes()
+    assert json.loads(destination.with_suffix(".json").read_text())["gates"] == [passed]
+
+    same = gate.gate(candidate, default_model_path(), games=20)  # the same model: no better than itself
+    assert not same["accepted"] and same["ci95"][0] <= 0.5
+    gate.record(candidate.with_suffix(".json"), same)
+    shutil.copyfile(weak, destination)
+    before = destination.read_bytes()
+    assert not gate.promote(candidate, destination)
+    assert destination.read_bytes() == before  # the rejected generation never replaces the model
+    assert [g["accepted"] for g in json.loads(candidate.with_suffix(".json").read_text())["gates"]] == [True, False]
