@@ -111,7 +111,7 @@ class LessonView(Screen):
         solved = position.id in progress.solved.get(lesson.id, ())
         t = Text(f"Position {self.pos + 1}/{len(lesson.positions)}{'  ✓ solved' if solved else ''}\n", style="bold")
         t.append(position.prompt + "\n")
-        t.append(f"Score: you {state.scores[0]}, opponent {state.scores[1]}\nTable: ")
+        t.append("\n".join(lesson_data.seat_lines(state)) + "\nTable: ")
         t.append_text(cards_text(state.table))
         t.append("\nYour hand: ")
         t.append_text(cards_text(state.hands[0]))
