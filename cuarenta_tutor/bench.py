@@ -77,11 +77,12 @@ def bench_bots(names: list[str], count: int, seed: int) -> dict:
     return out
 
 
-def bench_train(steps: int, settings: dict | None = None) -> dict:
+def bench_train(steps: int, settings: dict | None = None, backend: str = "local", address: str | None = None) -> dict:
     """Environment steps per second of the training loop (rollout + update), no evaluation.
 
     `settings` are Config fields (a training config file's, or the defaults with 128 games, 2 rollout
-    workers and the learner on 2 threads, as the shipped run; the command's options win).
+    workers and the learner on 2 threads, as the shipped run; the command's options win). `backend` "ray"
+    plays the rollouts on Ray actors (at `address`, or on a local Ray instance).
     `steps_per_second` is the steady rate, after the first metrics window (10 updates): what a long run
     sees. `steps_per_second_overall` also counts starting torch and the workers. `rollout_s` and
     `update_s` split the steady time between playing and learning."""
@@ -93,7 +94,7 @@ def bench_train(steps: int, settings: dict | None = None) -> dict:
                             "eval_every": 0})
     with tempfile.TemporaryDirectory() as tmp, open("/dev/null", "w") as quiet:
         start = time.perf_counter()
-        ckpt = train(cfg, Path(tmp), log=quiet)
+        ckpt = train(cfg, Path(tmp), log=quiet, backend=backend, address=address)
         seconds = time.perf_counter() - start
         done = load_checkpoint(ckpt)["progress"]["steps"]  # whole rollouts: can pass `steps`
         records = [json.loads(line) for line in (Path(tmp) / "metrics.jsonl").read_text().splitlines()]
@@ -104,7 +105,8 @@ def bench_train(steps: int, settings: dict | None = None) -> dict:
     # for the windows of a small config.
     windows = [(r["steps"] - before["steps"], r["sps"]) for before, r in zip(records, records[1:], strict=False)]
     steady = sum(n for n, _ in windows) / sum(n / sps for n, sps in windows)
-    return {"steps": done, "envs": cfg.num_envs, "workers": cfg.workers, "learner_threads": cfg.threads,
+    return {"steps": done, "envs": cfg.num_envs, "backend": backend, "workers": cfg.workers,
+            "learner_threads": cfg.threads,
             "update_epochs": cfg.update_epochs, "num_minibatches": cfg.num_minibatches,
             "seconds": round(seconds, 2), "steps_per_second": round(steady),
             "steps_per_second_overall": round(done / seconds),
@@ -257,8 +259,8 @@ def run(args) -> int:
             for key, value in (("num_envs", args.envs), ("workers", args.workers), ("threads", args.threads)):
                 if value is not None:
                     settings[key] = value
-            report(bench_train(args.steps, settings), args.json)
-        except (OSError, ValueError, TypeError) as err:
+            report(bench_train(args.steps, settings, args.backend, args.address), args.json)
+        except (OSError, ValueError, TypeError, RuntimeError) as err:
             print(f"cuarenta-tutor bench train: {err}")
             return 2
         return 0

@@ -3,7 +3,7 @@
 Every seed pair is played twice on the same cards: A in seat 0 and B in seat 1, then the seats
 swapped (the first dealer's seat stays, so each player gets the other's cards). With 4 players A
 holds seats 0 and 2 in the first game. Each game's policies are seeded from (seed, pair, seat), so
-the result does not depend on --jobs.
+the result does not depend on --jobs, nor on the backend (Ray tasks with `backend="ray"`).
 """
 
 from __future__ import annotations
@@ -97,19 +97,27 @@ def _play(args) -> GameResult:
     return play_game(*args)
 
 
-def run_match(a: str, b: str, games: int, jobs: int = 1, seed: int = 0, rules: str = "standard",
-              players: int = 2, progress=None, records_dir: str | None = None) -> list[GameResult]:
+def run_match(a: str, b: str, games: int, jobs: int | None = 1, seed: int = 0, rules: str = "standard",
+              players: int = 2, progress=None, records_dir: str | None = None, backend: str = "local",
+              address: str | None = None) -> list[GameResult]:
     """Play `games` (an even number: games / 2 seed pairs); results in a fixed order. `progress(done, total)`
-    is called after every game."""
+    is called after every game. `backend="ray"` plays the games as Ray tasks (the `distributed` extra) on the
+    cluster at `address`, or on a local Ray instance of `jobs` CPUs (None: all cores); the results are the same."""
     if games < 2 or games % 2:
         raise ValueError("--games must be an even number of 2 or more (every seed is played twice)")
-    if jobs < 1:
+    if jobs is not None and jobs < 1:
         raise ValueError(f"--jobs must be 1 or more, not {jobs}")
+    if backend not in ("local", "ray"):
+        raise ValueError(f"unknown backend {backend!r}; choose local or ray")
     make_policy(a), make_policy(b), preset(rules, players=players)  # fail fast on bad names
     tasks = [(a, b, rules, players, seed, pair, swapped, records_dir) for pair in range(games // 2)
              for swapped in (False, True)]
+    if backend == "ray":
+        from ..interop import distributed  # imports ray: only when asked for
+
+        return distributed.map_in_order(play_game, tasks, progress, address=address, num_cpus=jobs)
     results = []
-    if jobs == 1:
+    if jobs in (None, 1):
         for t in tasks:
             results.append(_play(t))
             if progress:

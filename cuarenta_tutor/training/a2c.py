@@ -95,8 +95,10 @@ def update(net, optimizer, buf: dict, advantages, returns, cfg: Config, bc_weigh
             "entropy": round(ent.item(), 4), "bc_loss": round(bc_loss.item(), 4)}
 
 
-def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr) -> Path:
-    """Train; writes checkpoint.pt (latest), best.pt (best evaluation) and metrics.jsonl into `out`."""
+def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr, backend: str = "local",
+          address: str | None = None) -> Path:
+    """Train; writes checkpoint.pt (latest), best.pt (best evaluation) and metrics.jsonl into `out`. `backend`
+    "ray" plays the rollouts on Ray actors (at `address`, or on a local Ray instance): the same results."""
     out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(cfg.threads)
     set_seed(cfg.seed)
@@ -117,7 +119,7 @@ def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr) -> Path:
     window_start, window_steps = time.perf_counter(), 0
     phase = {"rollout_s": 0.0, "update_s": 0.0}  # time spent in each, per metrics window
     wins, games_done = 0, 0
-    rollouts = Rollouts(cfg, progress["updates"])
+    rollouts = Rollouts(cfg, progress["updates"], backend, address)
     buf = rollouts.buffers
     snapshot = True  # the past opponent starts as the current network
 
@@ -128,7 +130,7 @@ def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr) -> Path:
                 group["lr"] = cfg.lr * max(0.1, 1.0 - frac)
             bc_weight = cfg.bc_coef * max(0.0, 1.0 - frac / cfg.bc_fraction) if cfg.bc_fraction > 0 else 0.0
 
-            # ---- rollout: T plays in every game, in this process or in the workers ----
+            # ---- rollout: T plays in every game, in this process, in the workers or on Ray actors ----
             rollouts.publish(net, snapshot)
             tick = time.perf_counter()
             won, ended_games = rollouts.run(bc_weight)

@@ -86,11 +86,11 @@ def run_training_command(args) -> int:
         print(f"cuarenta-tutor train: {err}", file=sys.stderr)
         return 2
     try:
-        ckpt = train(cfg, Path(args.out), resume=args.resume)
+        ckpt = train(cfg, Path(args.out), resume=args.resume, backend=args.backend, address=args.address)
     except KeyboardInterrupt:
         print(f"\ncuarenta-tutor train: stopped; continue with --resume --out {args.out}", file=sys.stderr)
         return 130
-    except RuntimeError as err:  # a rollout worker died: say so, without a traceback
+    except RuntimeError as err:  # a rollout worker died, or no Ray cluster there: say so, without a traceback
         print(f"\ncuarenta-tutor train: {err}", file=sys.stderr)
         return 1
     print(f"checkpoint: {ckpt}")

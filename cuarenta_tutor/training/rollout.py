@@ -5,7 +5,9 @@ A `Rollout` owns a contiguous share of the games (stream 2g + seat is seat `seat
 own copy of the network, a past snapshot, the bots and its random generators. `Rollouts` runs one
 in the learner's process (`workers` 1) or one per worker process, each filling its columns of
 buffers in shared memory while the learner waits; the learner then updates and publishes the new
-weights. Results depend on the seed and the number of workers, never on timing.
+weights. With the Ray backend each worker is a Ray actor holding a `Share` (a Rollout with buffers
+of its own), which returns its columns for the learner to write into its buffers. Results depend
+on the seed and the number of workers, never on timing or the backend.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ from .model import build_net
 LEARNER, PAST, BOT = 0, 1, 2
 
 
-def buffer_shapes(cfg) -> dict:
-    """Name -> (shape, dtype) of every buffer a rollout fills, over all S = 2 * num_envs streams."""
-    T, S, H = cfg.rollout_len, 2 * cfg.num_envs, cfg.hidden
+def buffer_shapes(cfg, envs: int | None = None) -> dict:
+    """Name -> (shape, dtype) of every buffer a rollout fills, over the S = 2 * envs streams (default num_envs)."""
+    T, S, H = cfg.rollout_len, 2 * (envs or cfg.num_envs), cfg.hidden
     f32 = torch.float32
     return {"obs": ((T, S, OBS_SIZE), f32), "masks": ((T, S, N_ACTIONS), torch.bool),
             "actions": ((T, S), torch.long), "expert_actions": ((T, S), torch.long),
@@ -36,6 +38,12 @@ def buffer_shapes(cfg) -> dict:
             "ended": ((T, S), f32), "starts": ((T, S), f32), "values": ((T, S), f32),
             "old_logp": ((T, S), f32), "h0": ((1, S, H), f32), "c0": ((1, S, H), f32),
             "next_value": ((S,), f32)}
+
+
+def columns(buffers: dict, first: int, count: int) -> dict:
+    """The columns of games [first, first + count) in every buffer (views, not copies)."""
+    cols = slice(2 * first, 2 * (first + count))
+    return {name: (t[cols] if name == "next_value" else t[:, cols]) for name, t in buffers.items()}
 
 
 class Games:
@@ -83,8 +91,7 @@ class Rollout:
         self.gen = torch.Generator().manual_seed(random.Random(seed + ":torch").randrange(1 << 62))
         self.net, self.past = build_net(cfg), build_net(cfg)
         self.expert = make_policy("expert")
-        cols = slice(2 * first, 2 * (first + count))
-        self.buf = {name: (t[cols] if name == "next_value" else t[:, cols]) for name, t in buffers.items()}
+        self.buf = columns(buffers, first, count)
         self.np = {name: t.numpy() for name, t in self.buf.items()}
         n, H = 2 * count, cfg.hidden
         self.h, self.c, self.ph, self.pc = (torch.zeros(1, n, H) for _ in range(4))
@@ -193,12 +200,30 @@ def _worker(cfg, buffers, weights, first, count, worker, start_update, conn) -> 
         pass
 
 
+class Share:
+    """A Rollout over games [first, first + count) with buffers of its own, for a worker outside the learner's
+    process (a Ray actor): called with the learner's weights, it plays one rollout and returns its columns (numpy
+    arrays by buffer name) and (wins, games)."""
+
+    def __init__(self, cfg, first: int, count: int, worker: int, start_update: int):
+        torch.set_num_threads(1)
+        self.buffers = {name: torch.zeros(shape, dtype=dtype)
+                        for name, (shape, dtype) in buffer_shapes(cfg, count).items()}
+        self.rollout = Rollout(cfg, self.buffers, 0, count, worker, start_update)
+
+    def __call__(self, weights: torch.Tensor, snapshot: bool, bc_weight: float) -> tuple[dict, tuple[int, int]]:
+        self.rollout.load(weights, snapshot)
+        result = self.rollout.run(bc_weight)
+        return {name: t.numpy() for name, t in self.buffers.items()}, result
+
+
 class Rollouts:
     """The learner's side: the buffers (as torch tensors), and one rollout per worker.
 
-    Use as a context manager; `publish(net, snapshot)` then `run(bc_weight)` once per update."""
+    `backend="ray"` makes each worker a Ray actor (the `distributed` extra) on the cluster at `address`, or on a
+    local Ray instance. Use as a context manager; `publish(net, snapshot)` then `run(bc_weight)` once per update."""
 
-    def __init__(self, cfg, start_update: int):
+    def __init__(self, cfg, start_update: int, backend: str = "local", address: str | None = None):
         self.cfg = cfg
         workers = max(1, min(cfg.workers, cfg.num_envs))
         self.buffers = {name: torch.zeros(shape, dtype=dtype) for name, (shape, dtype) in buffer_shapes(cfg).items()}
@@ -209,7 +234,17 @@ class Rollouts:
             count = share + (w < extra)
             self.ranges.append((first, count))
             first += count
-        self.local, self.procs, self.conns, self.snapshot = None, [], [], True
+        self.local, self.procs, self.conns, self.remote, self.snapshot = None, [], [], None, True
+        if backend == "ray":
+            from ..interop import distributed  # imports ray: only when asked for
+
+            # The nets the local backend builds here (a Rollout's two, or one to size the shared weights) draw
+            # from torch's global generator, which the learner's minibatch order continues from: draw the same.
+            for _ in range(2 if workers == 1 else 1):
+                build_net(cfg)
+            shares = [(cfg, first, count, w, start_update) for w, (first, count) in enumerate(self.ranges)]
+            self.remote = distributed.Actors(Share, shares, address, num_cpus=workers)
+            return
         if workers == 1:
             self.local = Rollout(cfg, self.buffers, 0, cfg.num_envs, 0, start_update)
             return
@@ -230,7 +265,9 @@ class Rollouts:
         """Hand the learner's current weights to every rollout before the next run."""
         self.snapshot = snapshot
         vector = torch.nn.utils.parameters_to_vector(net.parameters()).detach()
-        if self.local is not None:
+        if self.remote is not None:
+            self.weights = vector.clone()
+        elif self.local is not None:
             self.local.load(vector, snapshot)
         else:
             self.weights.copy_(vector)
@@ -239,6 +276,14 @@ class Rollouts:
         """Fill every buffer with one rollout; returns the learner's (wins, games) against other opponents."""
         if self.local is not None:
             return self.local.run(bc_weight)
+        if self.remote is not None:
+            wins = games = 0
+            results = self.remote.call(self.weights, self.snapshot, bc_weight)
+            for (first, count), (cols, (won, played)) in zip(self.ranges, results, strict=True):
+                for name, target in columns(self.buffers, first, count).items():
+                    target.numpy()[...] = cols[name]
+                wins, games = wins + won, games + played
+            return wins, games
         for w, conn in enumerate(self.conns):
             try:
                 conn.send(("run", bc_weight, self.snapshot))
@@ -261,6 +306,8 @@ class Rollouts:
                            "rerun with --resume to continue from the last checkpoint")
 
     def close(self) -> None:
+        if self.remote is not None:
+            self.remote.close()
         for conn in self.conns:
             try:
                 conn.send(None)
