@@ -8,6 +8,16 @@ import sys
 from .progressbar import progress_bar
 from .resources import version
 
+RAY_EXTRA = "the ray backend needs the distributed extra: pip install -e '.[distributed]'"
+
+
+def add_backend_options(parser: argparse.ArgumentParser, work: str) -> None:
+    """--backend and --address, for a command whose `work` Ray can spread over a cluster."""
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help=f"where {work}: local processes (default), or Ray tasks and actors (distributed extra)")
+    parser.add_argument("--address", help="with --backend ray: join the Ray cluster at this address (HOST:PORT, or "
+                                          "auto); default: start a local Ray instance")
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cuarenta-tutor", description="Learn and play Cuarenta in the terminal.")
@@ -16,8 +26,11 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a game against the agent")
     play.add_argument("--seed", type=int, help="deal the cards of this seed (default: a new random game)")
     play.add_argument("--rules", default="standard", help="rules preset (standard, pagat, agent_dory, quito_todo_dos)")
-    play.add_argument("--dealer", type=int, choices=(0, 1), help="0: you deal first, 1: the agent")
+    play.add_argument("--dealer", type=int, choices=(0, 1, 2, 3),
+                      help="0: you deal first, 1: the agent (East in 2 v 2), 2: your partner, 3: West")
     play.add_argument("--model", help="ONNX model (default: the shipped one)")
+    play.add_argument("--players", type=int, choices=(2, 4), default=2,
+                      help="2: you against the agent (default); 4: you and an agent partner against two agents")
     play.add_argument("--level", choices=("beginner", "club", "strong", "adaptive"),
                       help="how strong the agent plays: beginner (half its moves random), club (the network), strong "
                            "(with its search), adaptive (follows your results; default: your last choice)")
@@ -61,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("a", help="policy A (the one reported on)")
     arena.add_argument("b", help="policy B")
     arena.add_argument("--games", type=int, default=200, help="games to play, even (default 200)")
-    arena.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    arena.add_argument("--jobs", type=int, help="worker processes (default 1); with --backend ray, the CPUs of the "
+                                                "local Ray instance (default: all cores)")
     arena.add_argument("--seed", type=int, default=0, help="seed of the first deal pair (default 0)")
     arena.add_argument("--rules", default="standard", help="rules preset (default standard)")
     arena.add_argument("--players", type=int, choices=(2, 4), default=2,
@@ -69,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--calibration", action="store_true",
                        help="reliability table and calibration error of reported values")
     arena.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+    add_backend_options(arena, "the games are played")
     arena.add_argument("--records", metavar="DIR",
                        help="also save every game as a game record in DIR (to analyse or review it)")
     train = sub.add_parser("train", help="train the agent (needs the train extra)")
@@ -78,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--seed", type=int, help="seed of the run (default: the config's)")
     train.add_argument("--workers", type=int, help="rollout processes, one per core (default 2; 1: none)")
     train.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
+    add_backend_options(train, "the rollout workers run (the same results either way)")
     export = sub.add_parser("export", help="export a checkpoint to ONNX (needs the train extra)")
     export.add_argument("checkpoint", help="a training checkpoint (best.pt or checkpoint.pt)")
     export.add_argument("--out", help="the ONNX file to write (default: RUN-CHECKPOINT.onnx in your models "
@@ -101,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     train_bench.add_argument("--threads", type=int,
                              help="torch threads of the learner, which works alone while the workers wait "
                                   "(default 2, or the config's)")
+    add_backend_options(train_bench, "the rollout workers run")
     train_bench.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     analysis = bench_sub.add_parser("analysis", help="the analysis against a deep reference: error, intervals, "
                                     "mistakes found, time per hint and per review, accuracy of the bots")
@@ -143,7 +160,15 @@ def main(argv=None) -> int:
 
 
 def run(args) -> int:
+    import importlib.util
+
     command = args.command or "home"
+    if getattr(args, "address", None) and args.backend != "ray":
+        print(f"cuarenta-tutor {command}: --address needs --backend ray", file=sys.stderr)
+        return 2
+    if getattr(args, "backend", "local") == "ray" and importlib.util.find_spec("ray") is None:
+        print(f"cuarenta-tutor {command}: {RAY_EXTRA}", file=sys.stderr)
+        return 2
     if command == "bench":
         from . import bench
 
@@ -185,7 +210,7 @@ def run_tutor(command: str, args) -> int:
         options = {"start": command}
         if command == "play":
             options.update(seed=args.seed, rules=args.rules, dealer=args.dealer, model_path=args.model,
-                           level=args.level)
+                           level=args.level, players=args.players)
         if command == "review":
             options.update(game=args.game, seat=args.seat, model_path=args.model)
         make_app(**options).run()
@@ -206,6 +231,10 @@ def preflight(command: str, args) -> str | None:
 
     if command == "play" and args.rules not in PRESETS:
         return f"unknown rules preset {args.rules!r}; choose one of: {', '.join(PRESETS)}"
+    if command == "play" and args.dealer is not None and args.dealer >= args.players:
+        return f"--dealer {args.dealer} is not a seat of a {args.players}-player game (0..{args.players - 1})"
+    if command == "play" and args.players == 4 and args.level == "adaptive":
+        return "the adaptive level follows your own results: it is for 1 v 1 games (choose another --level)"
     try:
         if command in ("home", "play", "review"):
             from .agents.onnx_policy import default_model_path, load_session
@@ -278,10 +307,13 @@ def run_arena(args) -> int:
     try:
         with progress_bar(f"{args.a} vs {args.b}") as advance:
             results = run_match(args.a, args.b, args.games, args.jobs, args.seed, args.rules, args.players,
-                                progress=advance, records_dir=args.records)
+                                progress=advance, records_dir=args.records, backend=args.backend, address=args.address)
     except ValueError as err:
         print(f"cuarenta-tutor arena: {err}", file=sys.stderr)
         return 2
+    except RuntimeError as err:  # no Ray cluster at --address
+        print(f"cuarenta-tutor arena: {err}", file=sys.stderr)
+        return 1
     except OSError as err:
         print(f"cuarenta-tutor arena: cannot save the game records in {args.records}: {err.strerror or err}",
               file=sys.stderr)
