@@ -94,6 +94,18 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--workers", type=int, help="rollout processes, one per core (default 2; 1: none)")
     train.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
     add_backend_options(train, "the rollout workers run (the same results either way)")
+    train.add_argument("--init-from", metavar="MODEL",
+                       help="start a new run from the weights of this exported ONNX model (the shipped one: "
+                            "models/cuarenta-a2c-lstm.onnx); the config's network sizes must be the model's")
+    train.add_argument("--gate", type=int, metavar="GAMES",
+                       help="after training, export OUT/best.pt and play it against --gate-against over GAMES "
+                            "duplicate games; accepted only if the 95%% interval of its win rate is above 0.5; "
+                            "the result goes in its card")
+    train.add_argument("--gate-against", metavar="MODEL",
+                       help="the model the new generation must beat (default: --init-from, else the shipped one)")
+    train.add_argument("--promote", metavar="MODEL",
+                       help="with --gate: copy an accepted generation (and its card) over this ONNX file; a rejected "
+                            "one never replaces it")
     export = sub.add_parser("export", help="export a checkpoint to ONNX (needs the train extra)")
     export.add_argument("checkpoint", help="a training checkpoint (best.pt or checkpoint.pt)")
     export.add_argument("--out", help="the ONNX file to write (default: RUN-CHECKPOINT.onnx in your models "

@@ -47,3 +47,27 @@ def test_a_better_generation_passes_and_is_promoted_an_equal_one_is_rejected_and
     assert not gate.promote(candidate, destination)
     assert destination.read_bytes() == before  # the rejected generation never replaces the model
     assert [g["accepted"] for g in json.loads(candidate.with_suffix(".json").read_text())["gates"]] == [True, False]
+
+
+def test_train_from_the_shipped_model_gated_and_promoted_only_if_accepted(tmp_path):
+    import subprocess
+    import sys
+
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"total_steps": 128, "num_envs": 4, "rollout_len": 8, "eval_every": 0,
+                                  "workers": 1, "snapshot_every": 4}))
+    weak = random_player(tmp_path / "weak.onnx")
+    destination = tmp_path / "current.onnx"
+    shutil.copyfile(weak, destination)
+    done = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "train", "--config", str(config), "--out",
+                           str(tmp_path / "run"), "--init-from", str(default_model_path()), "--gate", "20",
+                           "--gate-against", str(weak), "--promote", str(destination)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "started from the weights of" in done.stderr and "gate: accepted" in done.stdout
+    card = json.loads((tmp_path / "run" / "best.json").read_text())
+    assert card["gates"][-1]["accepted"] and card["gates"][-1]["previous"] == str(weak)
+    assert destination.read_bytes() == (tmp_path / "run" / "best.onnx").read_bytes()  # promoted
+    refused = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "train", "--out", str(tmp_path / "r2"),
+                              "--promote", str(destination)], capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "need --gate GAMES" in refused.stderr

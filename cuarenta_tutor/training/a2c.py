@@ -96,13 +96,19 @@ def update(net, optimizer, buf: dict, advantages, returns, cfg: Config, bc_weigh
 
 
 def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr, backend: str = "local",
-          address: str | None = None) -> Path:
+          address: str | None = None, init=None) -> Path:
     """Train; writes checkpoint.pt (latest), best.pt (best evaluation) and metrics.jsonl into `out`. `backend`
-    "ray" plays the rollouts on Ray actors (at `address`, or on a local Ray instance): the same results."""
+    "ray" plays the rollouts on Ray actors (at `address`, or on a local Ray instance): the same results.
+    `init`: an exported ONNX model whose weights a new run starts from (warm.py; a resumed run ignores it)."""
     out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(cfg.threads)
     set_seed(cfg.seed)
     net = build_net(cfg)
+    if init is not None and not (resume and (out / "checkpoint.pt").exists()):
+        from .warm import load_into
+
+        load_into(net, init)
+        print(f"started from the weights of {init}", file=log)
     optimizer = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
     progress = {"steps": 0, "updates": 0, "seconds": 0.0, "best_win_rate": -1.0}
     ckpt_path = out / "checkpoint.pt"

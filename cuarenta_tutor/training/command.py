@@ -18,11 +18,11 @@ def run_training_command(args) -> int:
     import json
     from pathlib import Path
 
+    from ..agents.onnx_contract import ModelError
     from .config import CheckpointError, load_checkpoint
 
     if args.command == "export":
         from .. import records
-        from ..agents.onnx_contract import ModelError
         from .card import build_card
         from .export import ExportError, calibrate, export
 
@@ -85,8 +85,25 @@ def run_training_command(args) -> int:
     except (TypeError, ValueError) as err:
         print(f"cuarenta-tutor train: {err}", file=sys.stderr)
         return 2
+    if (args.gate_against or args.promote) and not args.gate:
+        print("cuarenta-tutor train: --gate-against and --promote need --gate GAMES", file=sys.stderr)
+        return 2
+    if args.gate is not None and (args.gate < 2 or args.gate % 2):
+        print("cuarenta-tutor train: --gate takes an even number of games, 2 or more", file=sys.stderr)
+        return 2
     try:
-        ckpt = train(cfg, Path(args.out), resume=args.resume, backend=args.backend, address=args.address)
+        if args.init_from:
+            from .warm import sizes_from_onnx
+
+            sizes = sizes_from_onnx(args.init_from)
+            if any(getattr(cfg, k) != v for k, v in sizes.items()):
+                raise ValueError(f"--init-from {args.init_from} has the sizes {sizes}; set them in the config")
+    except (ValueError, ModelError) as err:
+        print(f"cuarenta-tutor train: {err}", file=sys.stderr)
+        return 2
+    try:
+        ckpt = train(cfg, Path(args.out), resume=args.resume, backend=args.backend, address=args.address,
+                     init=args.init_from)
     except KeyboardInterrupt:
         print(f"\ncuarenta-tutor train: stopped; continue with --resume --out {args.out}", file=sys.stderr)
         return 130
@@ -94,4 +111,37 @@ def run_training_command(args) -> int:
         print(f"\ncuarenta-tutor train: {err}", file=sys.stderr)
         return 1
     print(f"checkpoint: {ckpt}")
-    return 0
+    return run_gate(args) if args.gate else 0
+
+
+def run_gate(args) -> int:
+    """Export the run's best checkpoint and gate it (training/gate.py); promote it only if it passed."""
+    import json
+    from pathlib import Path
+
+    from ..agents.onnx_policy import default_model_path
+    from ..progressbar import progress_bar
+    from .card import build_card
+    from .export import export
+    from .gate import gate, promote, record
+
+    best = Path(args.out) / "best.pt"
+    if not best.exists():  # no evaluation ran (eval_every 0): the last checkpoint
+        best = Path(args.out) / "checkpoint.pt"
+    candidate = export(best, Path(args.out) / "best.onnx")
+    card = candidate.with_suffix(".json")
+    card.write_text(json.dumps(build_card(best, candidate, [], note="a generation gated by cuarenta-tutor train "
+                                          "--gate"), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    previous = args.gate_against or args.init_from or default_model_path()
+    with progress_bar("gate") as advance:
+        result = gate(candidate, previous, args.gate, progress=advance)
+    record(card, result)
+    verdict = "accepted" if result["accepted"] else "rejected"
+    print(f"gate: {verdict}, {result['win_rate']:.3f} [{result['ci95'][0]:.3f}, {result['ci95'][1]:.3f}] against "
+          f"{previous} over {result['games']} games ({result['command']})")
+    if args.promote:
+        if promote(candidate, args.promote):
+            print(f"promoted: {candidate} replaces {args.promote}")
+        else:
+            print(f"not promoted: {args.promote} stays as it was")
+    return 0 if result["accepted"] else 3
