@@ -52,13 +52,31 @@ def keys(session, *names):
     tmux("send-keys", "-t", session, *names, check=True)
 
 
-def test_play_a_few_moves_and_quit_cleanly(user_data):
+def start(user_data, *args) -> tuple:
+    """`cuarenta-tutor ARGS` in a new 80x24 tmux session: (session, the file its exit code goes to)."""
     session = f"cuarenta-{uuid.uuid4().hex[:8]}"
     user_data.mkdir(parents=True, exist_ok=True)
-    cmd = " ".join(command() + ["play", "--seed", "7", "--dealer", "1"])
+    cmd = " ".join(command() + list(args))
     done = user_data / "exit-code"
     tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
          f"env CUARENTA_TUTOR_HOME={user_data} TERM=xterm-256color {cmd}; echo $? > {done}; sleep 5", check=True)
+    return session, done
+
+
+def leave_and_quit(session, done) -> None:
+    """Back to home (the game saved), quit, and the command exits 0 without a traceback."""
+    keys(session, "Escape")
+    wait_for(session, "Continue unfinished game")
+    keys(session, "q")
+    end = time.monotonic() + 15
+    while not done.exists() and time.monotonic() < end:
+        time.sleep(0.1)
+    assert done.read_text().strip() == "0", screen(session)
+    assert "Traceback" not in screen(session)
+
+
+def test_play_a_few_moves_and_quit_cleanly(user_data):
+    session, done = start(user_data, "play", "--seed", "7", "--dealer", "1")
     try:
         wait_for(session, "your turn: press 1-5")
         keys(session, "h")
@@ -77,39 +95,20 @@ def test_play_a_few_moves_and_quit_cleanly(user_data):
                 time.sleep(0.1)
             wait_for(session, "Agent played")
             wait_for(session, "your turn: press 1-")
-        keys(session, "Escape")
-        wait_for(session, "Continue unfinished game")
-        keys(session, "q")
-        end = time.monotonic() + 15
-        while not done.exists() and time.monotonic() < end:
-            time.sleep(0.1)
-        assert done.read_text().strip() == "0", screen(session)
-        saved = list((user_data / "games").glob("*.json"))
-        assert len(saved) == 1 and "Traceback" not in screen(session)
+        leave_and_quit(session, done)
+        assert len(list((user_data / "games").glob("*.json"))) == 1
     finally:
         tmux("kill-server")
 
 
 def test_a_2v2_game_shows_four_seats_and_a_hint(user_data):
-    session = f"cuarenta-{uuid.uuid4().hex[:8]}"
-    user_data.mkdir(parents=True, exist_ok=True)
-    cmd = " ".join(command() + ["play", "--players", "4", "--seed", "4", "--dealer", "1"])
-    done = user_data / "exit-code"
-    tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
-         f"env CUARENTA_TUTOR_HOME={user_data} TERM=xterm-256color {cmd}; echo $? > {done}; sleep 5", check=True)
+    session, done = start(user_data, "play", "--players", "4", "--seed", "4", "--dealer", "1")
     try:
         shown = wait_for(session, "your turn: press 1-5")
         assert "North (partner)" in shown and "East:" in shown and "West:" in shown and "Your team" in shown
         keys(session, "h")
         wait_for(session, "[refined]")  # the team's win % after each move, refined by the analysis
         assert "±" in screen(session)
-        keys(session, "Escape")
-        wait_for(session, "Continue unfinished game")
-        keys(session, "q")
-        end = time.monotonic() + 15
-        while not done.exists() and time.monotonic() < end:
-            time.sleep(0.1)
-        assert done.read_text().strip() == "0", screen(session)
-        assert "Traceback" not in screen(session)
+        leave_and_quit(session, done)
     finally:
         tmux("kill-server")
