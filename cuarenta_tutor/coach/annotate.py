@@ -180,8 +180,13 @@ def from_analysis(analysis, action: int, ply: int, preset: str = "standard") -> 
                       best.win_pct, played.loss, judge(played, preset),
                       range_accuracy([m.win_pct for m in analysis.moves], played.win_pct), provenance,
                       played.ci95, played.loss_ci95, played.worlds,
-                      {k: [round(float(m.caida_risk), 3), round(float(m.limpia_risk), 3)]
-                       for k, m in (("played", played), ("best", best))})
+                      move_risks(played, best))
+
+
+def move_risks(played, best) -> dict:
+    """An annotation's `risks`: the played and the best move's caída and limpia risks (analysed moves)."""
+    return {k: [round(float(m.caida_risk), 3), round(float(m.limpia_risk), 3)]
+            for k, m in (("played", played), ("best", best))}
 
 
 def annotate(state: State, decision: Decision, played_action: int, ply: int, preset: str = "standard") -> Annotation:

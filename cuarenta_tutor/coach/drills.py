@@ -20,6 +20,7 @@ from pathlib import Path
 from .. import records
 from ..analysis.classes import MISTAKE_OR_WORSE, judge
 from ..narrator import why_better
+from .annotate import move_risks
 from .kinds import kind
 
 SCHEMA = 1
@@ -142,10 +143,9 @@ def make(record, found, preset: str = "standard") -> list[Drill]:
                        takebacks=[])
         moves = [{**m.to_json(), "class": judge(m, preset)} for m in analysis.moves]
         best = analysis.best
-        risks = {"played": [played.caida_risk, played.limpia_risk], "best": [best.caida_risk, best.limpia_risk]}
         now = _at(datetime.now(timezone.utc))
         out.append(Drill(f"{record.game_id}:{ply}", records.to_json(game), move.seat, move.action, moves,
-                         kind(states[ply], move.action, best.action, risks), now, 0, now))
+                         kind(states[ply], move.action, best.action, move_risks(played, best)), now, 0, now))
     return out
 
 
