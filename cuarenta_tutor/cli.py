@@ -106,6 +106,24 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--promote", metavar="MODEL",
                        help="with --gate: copy an accepted generation (and its card) over this ONNX file; a rejected "
                             "one never replaces it")
+    games = sub.add_parser("search-games", help="self-play games labelled by a search, for expert iteration (needs "
+                                                "the train extra)",
+                           description="Games of a model against itself in which a share of the moves are chosen "
+                                       "by a search; training with distill_data set to OUT moves the network "
+                                       "toward the search's choices. Resumable: shards already in OUT are kept.")
+    games.add_argument("--out", required=True, help="folder for the games (shard-NNNNN.npz)")
+    games.add_argument("--games", type=int, required=True, help="games to play (in shards of 10)")
+    games.add_argument("--model", help="ONNX model that plays them (default: the shipped one)")
+    games.add_argument("--config",
+                       help="a training config: its mix of rules and player counts (default standard 1 v 1)")
+    games.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    games.add_argument("--teacher", choices=("search", "analysis"), default="search",
+                       help="search: the search bot, expert playouts (default); analysis: the model's own analysis")
+    games.add_argument("--worlds", type=int, default=48, help="worlds per labelled move (default 48)")
+    games.add_argument("--share", type=float, default=0.5, help="share of the decisions labelled (default 0.5)")
+    games.add_argument("--temperature", type=float, default=0.5,
+                       help="softmax temperature over the moves' values: points (search), win %% (analysis)")
+    games.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     export = sub.add_parser("export", help="export a checkpoint to ONNX (needs the train extra)")
     export.add_argument("checkpoint", help="a training checkpoint (best.pt or checkpoint.pt)")
     export.add_argument("--out", help="the ONNX file to write (default: RUN-CHECKPOINT.onnx in your models "
@@ -189,7 +207,7 @@ def run(args) -> int:
         return run_arena(args)
     if command == "analyse":
         return run_analyse(args)
-    if command in ("train", "export"):
+    if command in ("train", "export", "search-games"):
         from .training.command import run_training_command
 
         return run_training_command(args)

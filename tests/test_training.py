@@ -189,7 +189,8 @@ def test_training_is_reproducible_from_its_seed(tmp_path):
 @pytest.mark.parametrize("bad, says", [
     (dict(pool={"champion": 1.0}), "unknown opponent kind"), (dict(rules="chess"), "unknown rules preset"),
     (dict(workers=0), "workers must be at least 1"), (dict(pool={"self": 0.0}), "pool needs"),
-    (dict(num_envs=2, num_minibatches=8), "num_minibatches"),
+    (dict(num_envs=2, num_minibatches=8), "num_minibatches"), (dict(mix={"standard/3": 1.0}), "preset/4"),
+    (dict(mix={"chess/4": 1.0}), "unknown rules preset"), (dict(mix={"standard": -1.0}), "mix needs"),
 ])
 def test_bad_training_settings_are_refused_before_training(bad, says):
     with pytest.raises(ValueError, match=says):
@@ -288,3 +289,71 @@ def test_export_writes_to_the_persons_models_folder_with_a_card_and_never_the_sh
     from cuarenta_tutor.play.session import available_models
 
     assert model in available_models() and default_model_path() in available_models()
+
+
+def test_a_mixed_rollout_plays_2_v_2_and_1_v_1_games_with_team_rewards_and_idle_streams():
+    from cuarenta_tutor.training.rollout import Rollouts
+
+    cfg = Config(num_envs=6, rollout_len=8, hidden=32, feature=64, strategy=32, workers=1, eval_every=0,
+                 mix={"standard/4": 0.5, "pagat": 0.5}, pool={"self": 0.5, "expert": 0.5})
+    seen, ends = {2: 0, 4: 0}, {2: 0, 4: 0}
+    with Rollouts(cfg, 0) as rollouts:
+        buf = rollouts.buffers
+        assert buf["obs"].shape[1] == 4 * 6  # four streams a game
+        for _ in range(60):
+            tables = list(rollouts.local.games.tables)  # a game lasts more than 8 plays: one end at most
+            rollouts.run(0.0)
+            for g, table in enumerate(tables):
+                n, cols = table.rules.players, slice(4 * g, 4 * g + 4)
+                ended = buf["ended"][:, 4 * g].nonzero().flatten().tolist()
+                until = ended[0] + 1 if ended else cfg.rollout_len
+                seen[n] += 1
+                if n == 2:  # its last two streams are nobody's
+                    assert not buf["acting"][:until, 4 * g + 2:4 * g + 4].any()
+                    assert not buf["learner"][:until, 4 * g + 2:4 * g + 4].any()
+                if ended:
+                    ends[n] += 1
+                    rewards = buf["rewards"][ended[0], cols].tolist()
+                    assert sorted(rewards[:2]) == [0.0, 1.0]  # one team won
+                    assert rewards[2:] == (rewards[:2] if n == 4 else [0.0, 0.0])  # partners share it
+    assert seen[2] and seen[4] and ends[2] and ends[4]
+
+
+def test_a_match_over_several_kinds_counts_each_kinds_seed_pairs_apart():
+    from cuarenta_tutor.training.evaluate import match_over
+
+    total, by_kind = match_over("expert", "random", 8, [("standard", 2), ("pagat", 4)], seed=5)
+    assert total.games == 8 and total.pairs == 4 and set(by_kind) == {"standard", "pagat/4"}
+    assert all(s.games == 4 for s in by_kind.values())
+    assert total.a.wins == sum(s.a.wins for s in by_kind.values())
+
+
+class StopAt:
+    """A training log that stops the run (as Ctrl-C would) at its `n`-th progress line."""
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def write(self, text: str) -> None:
+        if "steps/s" in text:
+            self.n -= 1
+            if self.n == 0:
+                raise KeyboardInterrupt
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("mix", [{}, {"standard": 0.5, "pagat/4": 0.5}])
+def test_a_resumed_run_gives_the_same_weights_as_an_uninterrupted_one(tmp_path, mix):
+    cfg = Config(total_steps=100 * 128, num_envs=8, rollout_len=16, eval_every=0, snapshot_every=7, hidden=32,
+                 feature=64, strategy=32, update_epochs=2, num_minibatches=2, clip_coef=0.2, workers=2, mix=mix,
+                 pool={"self": 0.4, "past": 0.3, "expert": 0.3})
+    whole = torch.load(train(cfg, tmp_path / "whole", log=open("/dev/null", "w")), weights_only=True)["model"]
+    with pytest.raises(KeyboardInterrupt):
+        train(cfg, tmp_path / "cut", log=StopAt(7))  # stops at update 70; the checkpoint is from update 50
+    cut = torch.load(tmp_path / "cut" / "checkpoint.pt", weights_only=True)
+    assert cut["progress"]["updates"] == 50 and len(cut["rollouts"]) == 2
+    resumed = torch.load(train(cfg, tmp_path / "cut", resume=True, log=open("/dev/null", "w")),
+                         weights_only=True)["model"]
+    assert all(torch.equal(whole[k], resumed[k]) for k in whole)

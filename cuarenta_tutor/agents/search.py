@@ -40,6 +40,14 @@ class SearchPolicy(BasePolicy):
         legal = legal_actions(state)
         if len(legal) == 1:
             return Decision(legal[0], {legal[0]: 1.0}, model_id=self.name)
+        means = self.move_means(state)
+        prefer = move_values(state)
+        best = max(legal, key=lambda a: (round(means[a], 6), prefer[a], -a))
+        return Decision(best, {a: float(a == best) for a in legal}, model_id=self.name)
+
+    def move_means(self, state: State) -> dict[int, float]:
+        """Every legal move's mean outcome (points of score difference for the mover's team) over the worlds."""
+        legal = legal_actions(state)
         team = state.turn & 1
         totals = dict.fromkeys(legal, 0.0)
         for _ in range(self.samples):
@@ -47,9 +55,7 @@ class SearchPolicy(BasePolicy):
             dealer = Dealer.for_world(world.state, world.stock_order) if self.horizon == "hand" else None
             for a in legal:
                 totals[a] += self.playout(world.state, dealer, a, team)
-        prefer = move_values(state)
-        best = max(legal, key=lambda a: (round(totals[a], 6), prefer[a], -a))
-        return Decision(best, {a: float(a == best) for a in legal}, model_id=self.name)
+        return {a: t / self.samples for a, t in totals.items()}
 
     def playout(self, world: State, dealer: Dealer | None, action: int, team: int) -> float:
         """Outcome for `team` of playing `action` in `world`, then experts to the horizon (the end of the

@@ -1,10 +1,12 @@
 """Provides A2C-LSTM self-play training, CleanRL style: one file that reads top to bottom.
 
-Config -> environments (vectorised games, an opponent per game from the pool) -> rollout (every
-seat's LSTM steps on every play it observes) -> GAE -> loss (policy gradient on the learner's own
-moves, BCE value loss toward the win/lose outcome, entropy bonus, and a decaying imitation term
-toward the expert's choice that warm-starts the policy) -> update -> periodic arena evaluation,
-metrics (JSONL), checkpoints. `update_epochs > 1` with `clip_coef` turns A2C into PPO-clip with the
+Config -> environments (vectorised games of the config's mix of presets and player counts, an
+opponent team per game from the pool) -> rollout (every seat's LSTM steps on every play it observes)
+-> GAE -> loss (policy gradient on the learner's own moves, BCE value loss toward the win/lose
+outcome, entropy bonus, a decaying imitation term toward the expert's choice that warm-starts the
+policy, and with distill_data the expert-iteration term toward the search's move distribution in the
+search's games, search_games.py) -> update -> periodic arena evaluation, metrics (JSONL),
+checkpoints (with the games in play, so a resumed run goes on exactly as an uninterrupted one). `update_epochs > 1` with `clip_coef` turns A2C into PPO-clip with the
 same network. Reward: 1 to the winning team's seats at the end of a game, 0 otherwise, gamma 1,
 so the critic estimates the probability of winning the game.
 """
@@ -21,7 +23,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from .config import Config, load_checkpoint, save_checkpoint
+from .config import Config, load_checkpoint, rollout_states, save_checkpoint
 from .evaluate import evaluate
 from .model import build_net
 from .rollout import Rollouts
@@ -51,9 +53,26 @@ def gae(rewards, values, ended, next_value, gamma: float, lam: float):
     return adv, adv + values
 
 
-def update(net, optimizer, buf: dict, advantages, returns, cfg: Config, bc_weight: float) -> dict:
-    """One update from a filled rollout: A2C is one pass; PPO several epochs of clipped minibatches.
-    Returns the last minibatch's losses."""
+def distill_loss(net, batch: dict, cfg: Config) -> torch.Tensor:
+    """Cross-entropy of the policy against the search's move distribution on the analysed moves, and the critic's
+    BCE toward the game's outcome on every step, over a batch of the search's games (search_games.Batches)."""
+    b = {k: torch.from_numpy(v) for k, v in batch.items()}
+    H = net.hidden
+    zeros = torch.zeros(1, b["obs"].shape[1], H)
+    logits, value_logits = net.sequence(b["obs"], b["mask"], b["starts"], zeros, zeros)
+    logp = torch.log_softmax(logits, dim=-1)
+    labelled = b["labelled"]
+    ce = -(b["target"][labelled] * logp[labelled]).sum(-1).mean() if labelled.any() else torch.tensor(0.0)
+    valid = b["valid"]
+    v = (nn.functional.binary_cross_entropy_with_logits(value_logits, b["outcome"], reduction="none") * valid).sum()
+    return ce + cfg.vf_coef * v / valid.sum().clamp(min=1.0)
+
+
+def update(net, optimizer, buf: dict, advantages, returns, cfg: Config, bc_weight: float, distill=None,
+           key: int = 0) -> dict:
+    """One update from a filled rollout: A2C is one pass; PPO several epochs of clipped minibatches. `distill`
+    (search_games.Batches) adds the expert-iteration term to every minibatch, its batches drawn by (`key`, epoch,
+    minibatch). Returns the last minibatch's losses."""
     obs, masks, actions, acting, learner = buf["obs"], buf["masks"], buf["actions"], buf["acting"], buf["learner"]
     expert_actions, starts, old_logp = buf["expert_actions"], buf["starts"], buf["old_logp"]
     h0, c0 = buf["h0"], buf["c0"]
@@ -62,10 +81,11 @@ def update(net, optimizer, buf: dict, advantages, returns, cfg: Config, bc_weigh
     if act_adv.numel() > 1:
         advantages = (advantages - act_adv.mean()) / (act_adv.std() + 1e-8)
     order = torch.arange(S)
-    for _ in range(cfg.update_epochs):
+    d_loss = torch.tensor(0.0)
+    for epoch in range(cfg.update_epochs):
         if cfg.num_minibatches > 1:
             order = torch.randperm(S)
-        for mb in order.chunk(cfg.num_minibatches):  # whole streams: the LSTM needs its sequence
+        for m, mb in enumerate(order.chunk(cfg.num_minibatches)):  # whole streams: the LSTM needs its sequence
             logits, value_logits = net.sequence(obs[:, mb], masks[:, mb], starts[:, mb], h0[:, mb], c0[:, mb])
             act, adv, lrn = acting[:, mb], advantages[:, mb], learner[:, mb]
             logp_all = torch.log_softmax(logits, dim=-1)
@@ -87,12 +107,16 @@ def update(net, optimizer, buf: dict, advantages, returns, cfg: Config, bc_weigh
             if bc_weight > 0 and labelled.any():
                 bc_loss = nn.functional.cross_entropy(logits[labelled], expert_actions[:, mb][labelled])
                 loss = loss + bc_weight * bc_loss
+            if distill is not None:
+                d_loss = distill_loss(net, distill.sample(cfg.distill_batch, (key, epoch, m)), cfg)
+                loss = loss + cfg.distill_coef * d_loss
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
             optimizer.step()
     return {"pg_loss": round(pg_loss.item(), 5), "value_loss": round(v_loss.item(), 5),
-            "entropy": round(ent.item(), 4), "bc_loss": round(bc_loss.item(), 4)}
+            "entropy": round(ent.item(), 4), "bc_loss": round(bc_loss.item(), 4),
+            "distill_loss": round(d_loss.item(), 4)}
 
 
 def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr, backend: str = "local",
@@ -112,6 +136,7 @@ def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr, backend:
     optimizer = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
     progress = {"steps": 0, "updates": 0, "seconds": 0.0, "best_win_rate": -1.0}
     ckpt_path = out / "checkpoint.pt"
+    ckpt = None
     if resume and ckpt_path.exists():
         ckpt = load_checkpoint(ckpt_path)
         net.load_state_dict(ckpt["model"])
@@ -125,9 +150,25 @@ def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr, backend:
     window_start, window_steps = time.perf_counter(), 0
     phase = {"rollout_s": 0.0, "update_s": 0.0}  # time spent in each, per metrics window
     wins, games_done = 0, 0
+    distill = None
+    if cfg.distill_coef > 0:
+        from .search_games import Batches, load
+
+        distill = Batches(load(cfg.distill_data), cfg.seed)
+        print(f"expert iteration: {len(distill.streams):,} seat sequences from {cfg.distill_data}", file=log)
     rollouts = Rollouts(cfg, progress["updates"], backend, address)
     buf = rollouts.buffers
     snapshot = True  # the past opponent starts as the current network
+    states = rollout_states(ckpt) if ckpt is not None else None
+    if states is not None and len(states) == len(rollouts.ranges):  # on exactly where it stopped
+        rollouts.set_state(states)
+        torch.set_rng_state(ckpt["rng"])
+        snapshot = progress["updates"] % cfg.snapshot_every == 0
+    elif ckpt is not None:
+        print("the checkpoint keeps no games in play (an older one, or other workers): new games start", file=log)
+
+    def save(path=ckpt_path):
+        save_checkpoint(path, net, optimizer, cfg, progress, rollouts.get_state() if path == ckpt_path else None)
 
     try:
         while progress["steps"] < cfg.total_steps:
@@ -148,7 +189,7 @@ def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr, backend:
                                       cfg.gae_lambda)
 
             tick = time.perf_counter()
-            losses = update(net, optimizer, buf, advantages, returns, cfg, bc_weight)
+            losses = update(net, optimizer, buf, advantages, returns, cfg, bc_weight, distill, progress["updates"])
             phase["update_s"] += time.perf_counter() - tick
             progress["updates"] += 1
             progress["seconds"] = time.perf_counter() - started
@@ -172,7 +213,7 @@ def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr, backend:
                 phase = dict.fromkeys(phase, 0.0)
             last = progress["steps"] >= cfg.total_steps
             if cfg.eval_every and (progress["updates"] % cfg.eval_every == 0 or last):
-                save_checkpoint(ckpt_path, net, optimizer, cfg, progress)
+                save()
                 result = evaluate(ckpt_path, out, cfg)
                 record = {"update": progress["updates"], "steps": progress["steps"], "eval": result}
                 metrics.write(json.dumps(record) + "\n")
@@ -181,12 +222,13 @@ def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr, backend:
                           f"[{result['ci_low']:.3f}, {result['ci_high']:.3f}]\n")
                 if result["win_rate"] > progress["best_win_rate"]:
                     progress["best_win_rate"] = result["win_rate"]
-                    save_checkpoint(out / "best.pt", net, optimizer, cfg, progress)
-                save_checkpoint(ckpt_path, net, optimizer, cfg, progress)
+                    save(out / "best.pt")
+                save()
             elif last or progress["updates"] % 50 == 0:
-                save_checkpoint(ckpt_path, net, optimizer, cfg, progress)
+                save()
     finally:
         rollouts.close()
         metrics.close()
     log.write("\n")
     return ckpt_path
+

@@ -56,6 +56,8 @@ def run_training_command(args) -> int:
         print(f"exported {out} (parity with PyTorch checked), its card {card}; play it with --model {out} or "
               f"choose it with m on the home screen")
         return 0
+    if args.command == "search-games":
+        return run_search_games(args)
     from .a2c import Config, train
 
     data = {}
@@ -133,8 +135,12 @@ def run_gate(args) -> int:
     card.write_text(json.dumps(build_card(best, candidate, [], note="a generation gated by cuarenta-tutor train "
                                           "--gate"), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     previous = args.gate_against or args.init_from or default_model_path()
+    from .config import Config, load_checkpoint
+    from .evaluate import kinds_of
+
+    kinds = kinds_of(Config(**load_checkpoint(best)["config"]))
     with progress_bar("gate") as advance:
-        result = gate(candidate, previous, args.gate, progress=advance)
+        result = gate(candidate, previous, args.gate, progress=advance, kinds=kinds)
     record(card, result)
     verdict = "accepted" if result["accepted"] else "rejected"
     print(f"gate: {verdict}, {result['win_rate']:.3f} [{result['ci95'][0]:.3f}, {result['ci95'][1]:.3f}] against "
@@ -145,3 +151,36 @@ def run_gate(args) -> int:
         else:
             print(f"not promoted: {args.promote} stays as it was")
     return 0 if result["accepted"] else 3
+
+
+def run_search_games(args) -> int:
+    """Play and save the search's games (search_games.py), with a progress bar; resumable."""
+    import json
+    from pathlib import Path
+
+    from ..agents.onnx_contract import ModelError
+    from ..agents.onnx_policy import default_model_path, load_session
+    from ..progressbar import progress_bar
+    from .config import Config, variants
+    from .search_games import SearchSettings, collect
+
+    model = Path(args.model) if args.model else default_model_path()
+    try:
+        settings = SearchSettings(args.teacher, args.worlds, args.share, args.temperature)
+        if args.games < 1 or args.jobs < 1:
+            raise ValueError("--games and --jobs must be 1 or more")
+        cfg = Config.from_dict(json.loads(Path(args.config).read_text(encoding="utf-8"))) if args.config else Config()
+        load_session(model)
+    except (OSError, ValueError, ModelError) as err:
+        print(f"cuarenta-tutor search-games: {err}", file=sys.stderr)
+        return 2
+    try:
+        with progress_bar("search games") as advance:
+            paths = collect(model, args.out, args.games, args.seed, variants(cfg), settings, args.jobs,
+                            progress=advance)
+    except KeyboardInterrupt:
+        print(f"\ncuarenta-tutor search-games: stopped; the same command continues into {args.out}", file=sys.stderr)
+        return 130
+    print(f"{len(paths)} shards in {args.out}; train on them with \"distill_data\": \"{args.out}\" and "
+          f"\"distill_coef\" above 0 in the config")
+    return 0

@@ -42,12 +42,23 @@ class Config:
     pool: dict = field(default_factory=lambda: {"self": 0.35, "past": 0.15, "expert": 0.4, "greedy": 0.05,
                                                  "random": 0.05})
     """Chance of each opponent kind for a new game: itself, a past snapshot, or a bot."""
+    distill_data: str = ""
+    """A folder of the search's games (search_games.py; `cuarenta-tutor search-games`): expert iteration."""
+    distill_coef: float = 0.0
+    """Weight of the term that moves the policy toward the search's move distribution in those games and the
+    critic toward their outcomes (0: none)."""
+    distill_batch: int = 16
+    """Seat sequences (whole games) from the search's games per minibatch."""
     snapshot_every: int = 100
     """Updates between refreshes of the past-self opponent."""
     eval_every: int = 200
     """Updates between arena evaluations against the expert (0: never)."""
     eval_games: int = 200
     rules: str = "standard"
+    """The rules of every game, 2 players, when `mix` is empty; the rules of the evaluations otherwise."""
+    mix: dict = field(default_factory=dict)
+    """Chance of each rules preset and player count for a new game, as {"standard": 0.4, "standard/4": 0.4,
+    "pagat": 0.2} ("/4": 2 v 2). Empty: `rules`, 1 v 1 only. Evaluations and gates play every entry."""
     feature: int = 256
     strategy: int = 128
     hidden: int = 128
@@ -80,6 +91,14 @@ class Config:
         from ..engine import preset
 
         preset(self.rules)  # ValueError names the presets
+        for key in self.mix:
+            name, _, players = key.partition("/")
+            if players not in ("", "2", "4"):
+                raise ValueError(f"mix entry {key!r}: a preset, or a preset/4 for 2 v 2, as in \"standard/4\"")
+            preset(name)
+        if self.mix and (min(self.mix.values()) < 0 or sum(self.mix.values()) <= 0):
+            raise ValueError("mix needs non-negative weights that do not all vanish, as in {\"standard\": 0.5, "
+                             "\"standard/4\": 0.5}")
         unknown = sorted(set(self.pool) - {"self", "past", "expert", "greedy", "random"})
         if unknown:
             raise ValueError(f"unknown opponent kind(s) in pool: {', '.join(unknown)}; "
@@ -87,20 +106,51 @@ class Config:
         if not self.pool or min(self.pool.values()) < 0 or sum(self.pool.values()) <= 0:
             raise ValueError("pool needs non-negative weights that do not all vanish, as in {\"self\": 0.5, "
                              "\"expert\": 0.5}")
-        for name in ("total_steps", "num_envs", "rollout_len", "update_epochs", "num_minibatches", "workers",
-                     "threads", "snapshot_every"):
+        if self.distill_coef > 0 and not self.distill_data:
+            raise ValueError("distill_coef needs distill_data: the folder of the search's games")
+        for name in ("total_steps", "num_envs", "distill_batch", "rollout_len", "update_epochs", "num_minibatches",
+                     "workers", "threads", "snapshot_every"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
-        if self.num_minibatches > 2 * self.num_envs:
+        per = seats_per_game(self)
+        if self.num_minibatches > per * self.num_envs:
             raise ValueError(f"num_minibatches ({self.num_minibatches}) cannot exceed the streams "
-                             f"(2 x num_envs = {2 * self.num_envs})")
+                             f"({per} x num_envs = {per * self.num_envs})")
 
 
-def save_checkpoint(path: Path, net, optimizer, cfg: Config, progress: dict) -> None:
+def variants(cfg: Config) -> list[tuple[str, int, float]]:
+    """(preset, players, weight) of every kind of game the config trains on."""
+    if not cfg.mix:
+        return [(cfg.rules, 2, 1.0)]
+    out = []
+    for key, weight in cfg.mix.items():
+        name, _, players = key.partition("/")
+        out.append((name, int(players or 2), float(weight)))
+    return out
+
+
+def seats_per_game(cfg: Config) -> int:
+    """Streams per game in the rollout buffers: 4 when any game has 4 players (a 1 v 1 game leaves two idle)."""
+    return max(players for _, players, _ in variants(cfg))
+
+
+def save_checkpoint(path: Path, net, optimizer, cfg: Config, progress: dict,
+                    rollouts: list[bytes] | None = None) -> None:
+    """Write a checkpoint; with `rollouts` (every worker's state, as bytes) and torch's generator, so that a resumed
+    run goes on exactly as an uninterrupted one would."""
     tmp = path.with_suffix(".tmp")
-    torch.save({"model": net.state_dict(), "optimizer": optimizer.state_dict(), "config": asdict(cfg),
-                "progress": progress}, tmp)
+    data = {"model": net.state_dict(), "optimizer": optimizer.state_dict(), "config": asdict(cfg),
+            "progress": progress}
+    if rollouts is not None:
+        data["rollouts"] = [torch.frombuffer(bytearray(b), dtype=torch.uint8) for b in rollouts]
+        data["rng"] = torch.get_rng_state()
+    torch.save(data, tmp)
     tmp.replace(path)
+
+
+def rollout_states(ckpt: dict) -> list[bytes] | None:
+    """The workers' states a checkpoint keeps (None for one written before they were kept)."""
+    return [t.numpy().tobytes() for t in ckpt["rollouts"]] if "rollouts" in ckpt else None
 
 
 class CheckpointError(ValueError):

@@ -72,7 +72,8 @@ def export(checkpoint, out, check: bool = True, steps: int = 50, calibration=Non
                           dynamic_axes=batch, opset_version=OPSET, dynamo=False)
     model = onnx.load(str(tmp))
     meta = {"encoding_version": ENCODING_VERSION, "obs_size": OBS_SIZE, "n_actions": N_ACTIONS,
-            "hidden_size": H, "rules_preset": cfg.rules, "train_steps": progress.get("steps", 0),
+            "hidden_size": H, "rules_preset": ", ".join(cfg.mix) if cfg.mix else cfg.rules,
+            "train_steps": progress.get("steps", 0),
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "git_commit": _git_commit(),
             "value_calibration": f"{net.value_scale:.6f},{net.value_shift:.6f}"}

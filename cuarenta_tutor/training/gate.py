@@ -10,21 +10,29 @@ import json
 import shutil
 from pathlib import Path
 
-from ..arena import run_match, summarize
-
 GATE_SEED = 31_000
 """Seed of the gate's deals: other seeds than the evaluations during training and the reported arenas."""
 
 
-def gate(candidate, previous, games: int, seed: int = GATE_SEED, jobs: int = 1, progress=None) -> dict:
-    """Play `candidate` (an ONNX file) against `previous` over `games` duplicate games; the gate's record:
-    {"candidate", "previous", "games", "seed", "win_rate", "ci95", "accepted", "command"}."""
+def gate(candidate, previous, games: int, seed: int = GATE_SEED, jobs: int = 1, progress=None,
+         kinds=(("standard", 2),)) -> dict:
+    """Play `candidate` (an ONNX file) against `previous` over `games` duplicate games, split evenly over `kinds`
+    ((preset, players) pairs: the kinds of game it was trained on); the gate's record: {"candidate", "previous",
+    "games", "seed", "win_rate", "ci95", "accepted", "command"}, and "by_kind" when there are several."""
+    from .evaluate import match_over
+
     a, b = f"onnx:{Path(candidate)}", f"onnx:{Path(previous)}"
-    results = run_match(a, b, games, jobs=jobs, seed=seed, progress=progress)
-    s = summarize(a, b, results)
-    return {"candidate": str(candidate), "previous": str(previous), "games": s.games, "seed": seed,
-            "win_rate": s.win_rate, "ci95": [s.ci_low, s.ci_high], "accepted": s.ci_low > 0.5,
-            "command": f"cuarenta-tutor arena {a} {b} --games {games} --seed {seed} --jobs {jobs}"}
+    s, by_kind = match_over(a, b, games, list(kinds), seed, jobs=jobs, progress=progress)
+    each = s.games // len(by_kind)
+    commands = [f"cuarenta-tutor arena {a} {b} --games {each} --seed {seed} --jobs {jobs}"
+                + (f" --rules {rules}" if rules != "standard" else "")
+                + (f" --players {players}" if players != 2 else "") for rules, players in kinds]
+    result = {"candidate": str(candidate), "previous": str(previous), "games": s.games, "seed": seed,
+              "win_rate": s.win_rate, "ci95": [s.ci_low, s.ci_high], "accepted": s.ci_low > 0.5,
+              "command": " && ".join(commands)}
+    if len(by_kind) > 1:
+        result["by_kind"] = {k: {"win_rate": v.win_rate, "ci95": [v.ci_low, v.ci_high]} for k, v in by_kind.items()}
+    return result
 
 
 def record(card_path, result: dict) -> None:

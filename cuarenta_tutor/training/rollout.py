@@ -1,7 +1,8 @@
 """Provides self-play rollouts: games side by side, every seat's LSTM stepped on every play, written
 into the buffers an update reads.
 
-A `Rollout` owns a contiguous share of the games (stream 2g + seat is seat `seat` of game g) with its
+A `Rollout` owns a contiguous share of the games (stream P*g + seat is seat `seat` of game g, P = 2, or 4
+when the config's mix has 2 v 2 games; a 1 v 1 game then leaves its last two streams idle) with its
 own copy of the network, a past snapshot, the bots and its random generators. `Rollouts` runs one
 in the learner's process (`workers` 1) or one per worker process, each filling its columns of
 buffers in shared memory while the learner waits; the learner then updates and publishes the new
@@ -12,6 +13,7 @@ on the seed and the number of workers, never on timing or the backend.
 
 from __future__ import annotations
 
+import pickle
 import random
 import traceback
 
@@ -23,14 +25,15 @@ from ..agents import make_policy
 from ..encoding import N_ACTIONS, OBS_SIZE, encode_into
 from ..engine import Dealer, legal_actions, preset
 from ..play.table import Table
+from .config import seats_per_game, variants
 from .model import build_net
 
 LEARNER, PAST, BOT = 0, 1, 2
 
 
 def buffer_shapes(cfg, envs: int | None = None) -> dict:
-    """Name -> (shape, dtype) of every buffer a rollout fills, over the S = 2 * envs streams (default num_envs)."""
-    T, S, H = cfg.rollout_len, 2 * (envs or cfg.num_envs), cfg.hidden
+    """Name -> (shape, dtype) of every buffer a rollout fills, over the S = P * envs streams (default num_envs)."""
+    T, S, H = cfg.rollout_len, seats_per_game(cfg) * (envs or cfg.num_envs), cfg.hidden
     f32 = torch.float32
     return {"obs": ((T, S, OBS_SIZE), f32), "masks": ((T, S, N_ACTIONS), torch.bool),
             "actions": ((T, S), torch.long), "expert_actions": ((T, S), torch.long),
@@ -40,20 +43,22 @@ def buffer_shapes(cfg, envs: int | None = None) -> dict:
             "next_value": ((S,), f32)}
 
 
-def columns(buffers: dict, first: int, count: int) -> dict:
-    """The columns of games [first, first + count) in every buffer (views, not copies)."""
-    cols = slice(2 * first, 2 * (first + count))
+def columns(buffers: dict, first: int, count: int, per: int = 2) -> dict:
+    """The columns of games [first, first + count), `per` streams each, in every buffer (views, not copies)."""
+    cols = slice(per * first, per * (first + count))
     return {name: (t[cols] if name == "next_value" else t[:, cols]) for name, t in buffers.items()}
 
 
 class Games:
-    """Some two-player games at their tables, each with who controls each seat: the networks' seats are
-    driven from outside (the batched step), a bot's seat decides at the table. A finished game is
-    replaced by a new one."""
+    """Some games at their tables, each with who controls each seat: the networks' seats are driven from
+    outside (the batched step), a bot's seat decides at the table. A finished game is replaced by a new one,
+    of a kind drawn from the config's mix. The learner plays one team; the opponent kind the other."""
 
     def __init__(self, cfg, count: int, rng: random.Random):
         self.rng = rng
-        self.rules = preset(cfg.rules)
+        mix = variants(cfg)
+        self.rules = [preset(name, players=players) for name, players, _ in mix]
+        self.rule_weights = [w for _, _, w in mix]
         self.kinds = list(cfg.pool)
         self.weights = [cfg.pool[k] for k in self.kinds]
         self.tables, self.control = [None] * count, [None] * count
@@ -65,18 +70,20 @@ class Games:
         return [t.state for t in self.tables]
 
     def reset(self, g: int) -> None:
+        rules = self.rules[0] if len(self.rules) == 1 else self.rng.choices(self.rules, self.rule_weights)[0]
         kind = self.rng.choices(self.kinds, self.weights)[0]
-        learner_seat = self.rng.randrange(2)
-        control = [LEARNER, LEARNER]
-        seats = [None, None]
-        if kind == "past":
-            control[1 - learner_seat] = PAST
-        elif kind != "self":
-            control[1 - learner_seat] = BOT
-            seats[1 - learner_seat] = make_policy(kind, seed=self.rng.randrange(1 << 30))
+        other_team = 1 - self.rng.randrange(2)
+        control = [LEARNER] * rules.players
+        seats = [None] * rules.players
+        for s in range(other_team, rules.players, 2):
+            if kind == "past":
+                control[s] = PAST
+            elif kind != "self":
+                control[s] = BOT
+                seats[s] = make_policy(kind, seed=self.rng.randrange(1 << 30))
         table = None
         while table is None or table.over:  # a deal can end the game (four of a kind): skip it
-            table = Table(self.rules, seats, Dealer(self.rng.randrange(1 << 62)))
+            table = Table(rules, seats, Dealer(self.rng.randrange(1 << 62)))
             table.start()
         self.tables[g], self.control[g] = table, control
 
@@ -91,9 +98,10 @@ class Rollout:
         self.gen = torch.Generator().manual_seed(random.Random(seed + ":torch").randrange(1 << 62))
         self.net, self.past = build_net(cfg), build_net(cfg)
         self.expert = make_policy("expert")
-        self.buf = columns(buffers, first, count)
+        self.per = seats_per_game(cfg)
+        self.buf = columns(buffers, first, count, self.per)
         self.np = {name: t.numpy() for name, t in self.buf.items()}
-        n, H = 2 * count, cfg.hidden
+        n, H = self.per * count, cfg.hidden
         self.h, self.c, self.ph, self.pc = (torch.zeros(1, n, H) for _ in range(4))
         self.next_start = torch.ones(n)
         self.wins = self.games_done = 0
@@ -101,8 +109,25 @@ class Rollout:
     def load(self, weights: torch.Tensor, snapshot: bool) -> None:
         """Take the learner's weights (a flat vector); `snapshot` also makes them the past opponent."""
         torch.nn.utils.vector_to_parameters(weights, self.net.parameters())
-        if snapshot:
-            torch.nn.utils.vector_to_parameters(weights, self.past.parameters())
+        if snapshot:  # a copy: the parameters become views of the vector, which the learner overwrites in shared
+            torch.nn.utils.vector_to_parameters(weights.clone(), self.past.parameters())  # memory every update
+
+    def get_state(self) -> bytes:
+        """Everything the next rollouts depend on but the learner's weights: the games at their tables (bots and
+        dealers with their generators), the memories, the sampling generator and the past opponent's weights.
+        Kept in the run's checkpoint, so a resumed run plays on exactly as an uninterrupted one."""
+        return pickle.dumps({"games": self.games, "gen": self.gen.get_state(), "next_start": self.next_start,
+                             "expert": self.expert,
+                             "memory": (self.h, self.c, self.ph, self.pc),
+                             "past": torch.nn.utils.parameters_to_vector(self.past.parameters()).detach()})
+
+    def set_state(self, data: bytes) -> None:
+        """Continue from `get_state`'s bytes (from this run's own checkpoint)."""
+        state = pickle.loads(data)  # noqa: S301 - the run's own checkpoint, written by get_state
+        self.games, self.next_start, self.expert = state["games"], state["next_start"], state["expert"]
+        self.gen.set_state(state["gen"])
+        self.h, self.c, self.ph, self.pc = state["memory"]
+        torch.nn.utils.vector_to_parameters(state["past"], self.past.parameters())
 
     def run(self, bc_weight: float) -> tuple[int, int]:
         """One rollout; returns (wins, games) of the learner against other opponents in games that ended."""
@@ -134,21 +159,22 @@ class Rollout:
         return self.wins, self.games_done
 
     def _observe(self, t: int) -> None:
-        obs, masks, learner = self.np["obs"][t], self.np["masks"][t], self.np["learner"][t]
+        obs, masks, learner, per = self.np["obs"][t], self.np["masks"][t], self.np["learner"][t], self.per
         masks[:] = True  # seats not on turn: every action "legal", never used for a loss
+        learner[:] = 0.0  # idle streams (a 1 v 1 game's seats 2 and 3) are nobody's
         for g, state in enumerate(self.games.states):
             control = self.games.control[g]
-            for seat in (0, 1):
-                encode_into(obs[2 * g + seat], state, seat)
-                learner[2 * g + seat] = control[seat] == LEARNER
-            row = masks[2 * g + state.turn]
+            for seat, who in enumerate(control):
+                encode_into(obs[per * g + seat], state, seat)
+                learner[per * g + seat] = who == LEARNER
+            row = masks[per * g + state.turn]
             row[:] = False
             row[list(legal_actions(state))] = True
 
     def _play(self, t, g, table, sampled, past_sampled, bc_weight) -> None:
         games, v = self.games, self.np
         seat = table.state.turn
-        i = 2 * g + seat
+        i = self.per * g + seat
         who = games.control[g][seat]
         if who == LEARNER:
             v["actions"][t, i], v["acting"][t, i] = sampled[i], 1.0
@@ -162,14 +188,15 @@ class Rollout:
         state = table.state
         if state.winner < 0:
             return
-        control = games.control[g]
-        for s in (0, 1):
-            v["rewards"][t, 2 * g + s] = float(state.winner == s)
+        control, per = games.control[g], self.per
+        for s in range(len(control)):
+            v["rewards"][t, per * g + s] = float(state.winner == s % 2)
+        for s in (0, 1):  # one seat of each team: seat 1 - s is on the other team
             if control[s] == LEARNER and control[1 - s] != LEARNER:
                 self.wins += state.winner == s
                 self.games_done += 1
-        v["ended"][t, 2 * g:2 * g + 2] = 1.0
-        self.next_start[2 * g:2 * g + 2] = 1.0
+        v["ended"][t, per * g:per * g + per] = 1.0
+        self.next_start[per * g:per * g + per] = 1.0
         games.reset(g)
 
     def _bootstrap(self) -> None:
@@ -177,8 +204,8 @@ class Rollout:
         n = self.h.shape[1]
         obs = np.zeros((n, OBS_SIZE), np.float32)
         for g, state in enumerate(self.games.states):
-            for seat in (0, 1):
-                encode_into(obs[2 * g + seat], state, seat)
+            for seat in range(state.rules.players):
+                encode_into(obs[self.per * g + seat], state, seat)
         with torch.no_grad():
             _, value, _, _ = self.net.step(torch.from_numpy(obs), torch.ones(n, N_ACTIONS, dtype=torch.bool),
                                            self.h, self.c)
@@ -186,11 +213,19 @@ class Rollout:
 
 
 def _worker(cfg, buffers, weights, first, count, worker, start_update, conn) -> None:
-    """A worker process: a Rollout answering ("run", bc_weight, snapshot) until told to stop (None)."""
+    """A worker process: a Rollout answering ("run", bc_weight, snapshot), ("state",) and ("restore", bytes) until
+    told to stop (None)."""
     torch.set_num_threads(1)
     try:
         rollout = Rollout(cfg, buffers, first, count, worker, start_update)
         while (msg := conn.recv()) is not None:
+            if msg[0] == "state":
+                conn.send(("ok", rollout.get_state()))
+                continue
+            if msg[0] == "restore":
+                rollout.set_state(msg[1])
+                conn.send(("ok", None))
+                continue
             _, bc_weight, snapshot = msg
             rollout.load(weights, snapshot)
             conn.send(("ok", rollout.run(bc_weight)))
@@ -207,11 +242,16 @@ class Share:
 
     def __init__(self, cfg, first: int, count: int, worker: int, start_update: int):
         torch.set_num_threads(1)
+        self.worker = worker
         self.buffers = {name: torch.zeros(shape, dtype=dtype)
                         for name, (shape, dtype) in buffer_shapes(cfg, count).items()}
         self.rollout = Rollout(cfg, self.buffers, 0, count, worker, start_update)
 
-    def __call__(self, weights: torch.Tensor, snapshot: bool, bc_weight: float) -> tuple[dict, tuple[int, int]]:
+    def __call__(self, weights, snapshot, bc_weight=None):
+        if isinstance(weights, str):  # "state": its bytes; "restore": `snapshot` holds every worker's bytes
+            if weights == "state":
+                return self.rollout.get_state()
+            return self.rollout.set_state(snapshot[self.worker])
         self.rollout.load(weights, snapshot)
         result = self.rollout.run(bc_weight)
         return {name: t.numpy() for name, t in self.buffers.items()}, result
@@ -280,7 +320,7 @@ class Rollouts:
             wins = games = 0
             results = self.remote.call(self.weights, self.snapshot, bc_weight)
             for (first, count), (cols, (won, played)) in zip(self.ranges, results, strict=True):
-                for name, target in columns(self.buffers, first, count).items():
+                for name, target in columns(self.buffers, first, count, seats_per_game(self.cfg)).items():
                     target.numpy()[...] = cols[name]
                 wins, games = wins + won, games + played
             return wins, games
@@ -299,6 +339,34 @@ class Rollouts:
                 raise RuntimeError(f"rollout worker {w} failed:\n{payload}")
             wins, games = wins + payload[0], games + payload[1]
         return wins, games
+
+    def get_state(self) -> list[bytes]:
+        """Every worker's Rollout.get_state, in worker order."""
+        if self.local is not None:
+            return [self.local.get_state()]
+        if self.remote is not None:
+            return self.remote.call("state", None)
+        return [self._ask(w, ("state",)) for w in range(len(self.conns))]
+
+    def set_state(self, states: list[bytes]) -> None:
+        """Restore every worker from `get_state`'s list (the same number of workers)."""
+        if self.local is not None:
+            self.local.set_state(states[0])
+        elif self.remote is not None:
+            self.remote.call("restore", states)
+        else:
+            for w, data in enumerate(states):
+                self._ask(w, ("restore", data))
+
+    def _ask(self, w: int, msg: tuple):
+        try:
+            self.conns[w].send(msg)
+            status, payload = self.conns[w].recv()
+        except (EOFError, OSError):
+            self._exited(w)
+        if status == "error":
+            raise RuntimeError(f"rollout worker {w} failed:\n{payload}")
+        return payload
 
     def _exited(self, w: int):
         self.procs[w].join(timeout=5)
@@ -324,3 +392,4 @@ class Rollouts:
 
     def __exit__(self, *exc):
         self.close()
+

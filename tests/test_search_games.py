@@ -1,0 +1,104 @@
+"""Expert iteration: the search's games (labels from the search, replayable per seat), their resumable shards, and
+training that moves the network toward the search's choices."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from cuarenta_tutor.agents.onnx_policy import default_model_path  # noqa: E402
+from cuarenta_tutor.encoding import OBS_SIZE  # noqa: E402
+from cuarenta_tutor.training import search_games  # noqa: E402
+from cuarenta_tutor.training.search_games import Batches, SearchSettings, collect, load, search_distribution  # noqa: E402
+
+FAST = SearchSettings(worlds=4, share=0.5)
+
+
+def test_the_search_distribution_favours_the_better_moves_and_sums_to_one():
+    dist = search_distribution({3: 1.0, 7: 0.0, 9: -2.0}, 0.5)
+    assert dist[3] > dist[7] > dist[9] and sum(dist.values()) == pytest.approx(1.0)
+    assert search_distribution({3: 1.0, 7: 1.0, 9: 0.0}, 0) == {3: 0.5, 7: 0.5, 9: 0.0}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_search_game_labels_legal_moves_and_keeps_every_seats_view(players):
+    game = search_games.play_game(default_model_path(), "standard", players, 3, FAST)
+    n = len(game["mover"])
+    assert game["obs"].shape == (n, players, OBS_SIZE) and game["legal"].shape[0] == n
+    assert sorted(game["outcome"].tolist()) == [0.0] * (players // 2) + [1.0] * (players // 2)
+    assert game["outcome"][0] == game["outcome"][players - 2]  # partners (or the same seat) share the result
+    labelled = game["labelled"]
+    assert 0 < labelled.sum() < n  # about half the choices
+    targets = game["target"].astype(np.float32)
+    assert np.allclose(targets[labelled].sum(1), 1.0, atol=1e-2)
+    assert not (targets[labelled] * ~game["legal"][labelled]).any()  # never an illegal move
+    assert not targets[~labelled].any()
+    assert (game["legal"][labelled].sum(1) > 1).all()  # only decisions with a choice are searched
+
+
+def test_collection_resumes_and_a_damaged_shard_says_what_to_do(tmp_path):
+    paths = collect(default_model_path(), tmp_path, 10, seed=2, settings=SearchSettings(worlds=2, share=0.2))
+    assert [p.name for p in paths] == ["shard-00000.npz"]
+    before = paths[0].stat().st_mtime_ns
+    again = collect(default_model_path(), tmp_path, 20, seed=2, settings=SearchSettings(worlds=2, share=0.2))
+    assert again[0].stat().st_mtime_ns == before and again[1].exists()  # kept, and only the missing one played
+    games = load(tmp_path)
+    assert len(games) == 20
+    again[1].write_bytes(again[1].read_bytes()[:100])
+    with pytest.raises(ValueError, match="shard-00001.npz is damaged.*delete it and run search-games again"):
+        load(tmp_path)
+    with pytest.raises(ValueError, match="no search games in"):
+        load(tmp_path / "none")
+
+
+def test_batches_replay_each_seat_with_its_own_moves_labelled_and_the_same_for_the_same_key():
+    games = [search_games.play_game(default_model_path(), "standard", p, 5, FAST) for p in (2, 4)]
+    batches = Batches(games, seed=1)
+    assert len(batches.streams) == 6
+    a, b = batches.sample(8, (3, 0, 1)), batches.sample(8, (3, 0, 1))
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    assert (a["starts"][0] == 1).all() and not a["starts"][1:].any()
+    labelled = a["labelled"]
+    assert labelled.any() and (a["valid"][labelled] == 1).all()
+    assert not (a["target"][labelled] * ~a["mask"][labelled]).any()
+    steps = a["valid"].sum(0)
+    assert set(steps.tolist()) <= {float(len(g["mover"])) for g in games}
+
+
+def test_training_on_the_search_games_moves_the_policy_toward_the_search(tmp_path):
+    from cuarenta_tutor.training.a2c import Config, build_net, distill_loss
+
+    collect(default_model_path(), tmp_path / "games", 10, seed=4, settings=SearchSettings(worlds=4, share=1.0))
+    batches = Batches(load(tmp_path / "games"), seed=0)
+    cfg = Config(hidden=32, feature=64, strategy=32)
+    torch.manual_seed(0)
+    net = build_net(cfg)
+    optimizer = torch.optim.Adam(net.parameters(), lr=3e-3)
+    batch = batches.sample(16, (0,))
+    first = distill_loss(net, batch, cfg).item()
+    for step in range(60):
+        loss = distill_loss(net, batches.sample(16, (step,)), cfg)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    assert distill_loss(net, batch, cfg).item() < first - 0.15  # the target's own entropy and the outcomes' noise stay
+
+
+def test_search_games_command_plays_and_train_refuses_distill_without_data(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "search-games", "--out", str(tmp_path / "g"),
+                           "--games", "10", "--worlds", "2", "--share", "0.2"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "g" / "shard-00000.npz").exists() and "distill_data" in done.stdout
+    bad = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "search-games", "--out", str(tmp_path / "h"),
+                          "--games", "10", "--share", "2"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "share between 0 and 1" in bad.stderr and "Traceback" not in bad.stderr
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"distill_coef": 1.0}))
+    refused = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "train", "--config", str(config), "--out",
+                              str(tmp_path / "run")], capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "distill_coef needs distill_data" in refused.stderr
