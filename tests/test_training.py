@@ -357,3 +357,17 @@ def test_a_resumed_run_gives_the_same_weights_as_an_uninterrupted_one(tmp_path, 
     resumed = torch.load(train(cfg, tmp_path / "cut", resume=True, log=open("/dev/null", "w")),
                          weights_only=True)["model"]
     assert all(torch.equal(whole[k], resumed[k]) for k in whole)
+
+
+def test_the_card_reproduces_each_arena_with_its_rules_and_players_and_keeps_the_generations_before():
+    from cuarenta_tutor.training.card import arena_command, generations
+
+    result = {"b": {"policy": "expert"}, "games": 1000, "seed": 1, "rules": "pagat", "players": 4}
+    assert arena_command(result) == ("cuarenta-tutor arena onnx expert --games 1000 --seed 1 --jobs 2 --rules pagat "
+                                     "--players 4 --json")
+    assert arena_command({**result, "rules": "standard", "players": 2}).endswith("--seed 1 --jobs 2 --json")
+    first = {"sha256": "a", "training": {"command": "one"}, "arena": [], "generations": []}
+    second = {"sha256": "b", "training": {"command": "two"}, "arena": [], "gates": [{"accepted": True}],
+              "generations": generations(first)}
+    assert [g["sha256"] for g in generations(second)] == ["a", "b"]
+    assert generations(second)[1]["gates"] == [{"accepted": True}] and generations(None) == []

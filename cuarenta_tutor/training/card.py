@@ -52,7 +52,19 @@ def code_commit() -> str | None:
     return done.stdout.strip() or None
 
 
-def build_card(checkpoint, model, arenas: list[dict], note: str = "", bench: dict | None = None) -> dict:
+def arena_command(a: dict, spec: str = "onnx") -> str:
+    """The command that reproduces an arena result (`arena --json` output)."""
+    extra = f" --rules {a['rules']}" if a.get("rules", "standard") != "standard" else ""
+    extra += f" --players {a['players']}" if a.get("players", 2) != 2 else ""
+    opponent = a["b"]["policy"] if isinstance(a.get("b"), dict) else a.get("b")
+    return (f"cuarenta-tutor arena {spec} {opponent} --games {a['games']} --seed {a.get('seed', 0)} --jobs 2{extra}"
+            f"{' --calibration' if 'ece' in a else ''} --json")
+
+
+def build_card(checkpoint, model, arenas: list[dict], note: str = "", bench: dict | None = None,
+               command: str = TRAIN_COMMAND, export_command: str | None = None, previous: dict | None = None) -> dict:
+    """The card of `model`, exported from `checkpoint`. `previous`: the card of the model this generation replaces;
+    its generations (and itself) are kept in `generations`, oldest first."""
     ckpt = load_checkpoint(checkpoint)
     progress, config = ckpt.get("progress", {}), ckpt["config"]
     model = Path(model)
@@ -60,10 +72,10 @@ def build_card(checkpoint, model, arenas: list[dict], note: str = "", bench: dic
     for a in arenas:
         entry = {k: a.get(k) for k in ("b", "games", "pairs", "win_rate", "ci_low", "ci_high", "mean_point_diff",
                                        "rules", "seed", "decision_ms_a", "decision_ms_b")}
+        entry["players"] = a.get("players", 2)
         entry["opponent"] = a["b"]["policy"] if isinstance(a.get("b"), dict) else a.get("b")
         del entry["b"]
-        entry["command"] = (f"cuarenta-tutor arena onnx {entry['opponent']} --games {a['games']} --seed "
-                            f"{a.get('seed', 0)} --jobs 2{' --calibration' if 'ece' in a else ''} --json")
+        entry["command"] = arena_command(a)
         if "ece" in a:
             entry["calibration"] = {"ece": a["ece"], "bins": a["a"].get("reliability")}
         results.append(entry)
@@ -78,7 +90,7 @@ def build_card(checkpoint, model, arenas: list[dict], note: str = "", bench: dic
                          "value": "sigmoid of the critic: probability that the seat's team wins the game"},
         "encoding_version": encoding.ENCODING_VERSION,
         "encoding": encoding_table(),
-        "training": {"command": TRAIN_COMMAND, "export": EXPORT_COMMAND.format(name=Path(checkpoint).name),
+        "training": {"command": command, "export": export_command or EXPORT_COMMAND.format(name=Path(checkpoint).name),
                      "config": config, "seed": config["seed"], "steps": progress.get("steps"),
                      "updates": progress.get("updates"), "wall_time_s": round(progress.get("seconds", 0), 1),
                      "best_eval_win_rate_vs_expert": progress.get("best_win_rate"), "machine": machine(config),
@@ -86,7 +98,16 @@ def build_card(checkpoint, model, arenas: list[dict], note: str = "", bench: dic
         "arena": results,
         "benchmarks": bench or {},
         "notes": note,
+        "generations": generations(previous),
     }
+
+
+def generations(previous: dict | None) -> list[dict]:
+    """The generations before this one, oldest first: each one's training, arena results, gates and sha256."""
+    if not previous:
+        return []
+    keep = {k: previous.get(k) for k in ("sha256", "training", "arena", "gates", "notes") if k in previous}
+    return [*previous.get("generations", []), keep]
 
 
 def main(argv=None) -> int:
@@ -95,6 +116,11 @@ def main(argv=None) -> int:
     parser.add_argument("model")
     parser.add_argument("arenas", nargs="*", help="files holding `arena --json` output (last line is read)")
     parser.add_argument("--note", default="")
+    parser.add_argument("--command", default=TRAIN_COMMAND, help="the training command of this generation")
+    parser.add_argument("--export-command", help="the export command (default: the shipped model's)")
+    parser.add_argument("--previous", help="the card of the model this generation replaces (kept in generations)")
+    parser.add_argument("--gates-from", action="append", default=[],
+                        help="a card whose gates this one keeps (a run's best.json: accepted or rejected), repeatable")
     parser.add_argument("--bench", action="append", default=[],
                         help="a file holding `bench ... --json` output (last line), added under benchmarks")
     args = parser.parse_args(argv)
@@ -102,7 +128,12 @@ def main(argv=None) -> int:
     bench = {}
     for path in args.bench:
         bench[Path(path).stem] = json.loads(Path(path).read_text().strip().splitlines()[-1])
-    card = build_card(args.checkpoint, args.model, arenas, args.note, bench)
+    previous = json.loads(Path(args.previous).read_text(encoding="utf-8")) if args.previous else None
+    card = build_card(args.checkpoint, args.model, arenas, args.note, bench, args.command, args.export_command,
+                      previous)
+    if args.gates_from:
+        card["gates"] = [g for path in args.gates_from
+                         for g in json.loads(Path(path).read_text(encoding="utf-8")).get("gates", [])]
     out = Path(args.model).with_suffix(".json")
     out.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {out}")
