@@ -18,7 +18,7 @@ from ..engine import (
     unseen_counts,
 )
 from ..narrator import Narrator, move_name
-from .loader import Position
+from .position import Position
 
 SEARCH_SAMPLES, SEARCH_SEEDS = 400, (1, 2, 3)
 """A strategy answer decided by "search" is what SearchPolicy(400, Random(seed)) plays for each seed."""

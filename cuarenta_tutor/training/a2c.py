@@ -6,9 +6,10 @@ opponent team per game from the pool) -> rollout (every seat's LSTM steps on eve
 outcome, entropy bonus, a decaying imitation term toward the expert's choice that warm-starts the
 policy, and with distill_data the expert-iteration term toward the search's move distribution in the
 search's games, search_games.py) -> update -> periodic arena evaluation, metrics (JSONL),
-checkpoints (with the games in play, so a resumed run goes on exactly as an uninterrupted one). `update_epochs > 1` with `clip_coef` turns A2C into PPO-clip with the
-same network. Reward: 1 to the winning team's seats at the end of a game, 0 otherwise, gamma 1,
-so the critic estimates the probability of winning the game.
+checkpoints (with the games in play, so a resumed run goes on exactly as an uninterrupted one).
+`update_epochs > 1` with `clip_coef` turns A2C into PPO-clip with the same network. Reward: 1 to
+the winning team's seats at the end of a game, 0 otherwise, gamma 1, so the critic estimates the
+probability of winning the game.
 """
 
 from __future__ import annotations
