@@ -66,7 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--model", help="ONNX model (default: the shipped one)")
     analyse.add_argument("--json", action="store_true", help="one JSON object per position, one per line")
     arena = sub.add_parser("arena", help="duplicate-deal match between two policies",
-                           description="Policies: random, greedy, expert, search[:N] (N sampled worlds), "
+                           description="Policies: random, greedy, expert, search[:N][@infer] (N sampled worlds; "
+                                       "@infer: weighted by what the other seats' plays reveal), "
                                        "onnx[:PATH][@temp=T][@eps=E] (the shipped model, or the ONNX file at "
                                        "PATH; T > 0 samples its moves at that temperature, E plays that share "
                                        "of random moves), the levels beginner, club, strong[:W] (W worlds, no "

@@ -2,9 +2,9 @@
 
 - `beginner`: the network, but a share of its moves are a random legal move (`onnx@eps=E`).
 - `club`: the network alone (`onnx`).
-- `strong`: the network with the possible-worlds analysis at a time budget: it plays the analysis's best
-  move where the analysis is sure it beats the network's (STRONG; `strong:W` analyses W worlds without a
-  budget, the same moves on any machine).
+- `strong`: the search bot (worlds weighted by the other seats' plays) steered by the network's probabilities,
+  at a time budget (StrongPolicy; `strong:W` searches W worlds without a budget, the same moves on any
+  machine).
 - `adaptive`: a ladder of rungs from random play to `strong`; after every finished game a win moves it a
   rung up and a loss a rung down, so a person's results settle near 50% (a one-up one-down staircase). Its
   state is kept in `level.json` in the user data folder.
@@ -13,20 +13,26 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+import math
+import random
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import records
 from .agents import make_policy
 from .agents.base import Decision
-from .analysis import analyse
-from .analysis.analyse import INTERACTIVE
-from .analysis.calibrate import settings_for
+from .agents.search import SearchPolicy
 
 LEVELS = ("beginner", "club", "strong", "adaptive")
 BEGINNER_EPS = 0.5
-STRONG = replace(INTERACTIVE, budget_s=0.5)
-"""The strong level's analysis: the hints' worlds, half a second a move (p95 under a second here)."""
+PRIOR = 0.5
+"""Points of mean outcome that one unit of log network probability is worth in the strong level's choice."""
+STRONG_BUDGET_S = 0.5
+STRONG_BATCH = 16
+STRONG_MIN_WORLDS = 48
+STRONG_MAX_WORLDS = 480
+"""The strong level's search: batches of worlds until half a second has passed, 48 worlds to 480."""
 RUNGS = ("onnx@eps=1", "onnx@eps=0.9", "onnx@eps=0.8", "onnx@eps=0.65", "onnx@eps=0.5", "onnx@eps=0.35",
          "onnx@eps=0.2", "onnx@eps=0.1", "club", "strong")
 """The adaptive ladder, weakest first: random play, then ever fewer random moves, the network, the search."""
@@ -34,13 +40,16 @@ START_RUNG = RUNGS.index("onnx@eps=0.5")
 
 
 class StrongPolicy:
-    """The network's memory and the analysis's choice: each move, every legal move is valued in sampled worlds
-    (analysis/) and the best is played; the network's probabilities and the analysis's win % come with it."""
+    """The search bot's judgement with the network's instinct: every legal move is played out in sampled worlds
+    (agents/search.py, expert playouts to the end of the deal, the worlds weighted by what the other seats' plays
+    reveal), and the move played maximises its mean outcome in points plus PRIOR x the log of the network's
+    probability for it (the network breaks the search's near-ties, and its memory of the whole hand speaks
+    where the deal's horizon is blind). The Decision shows the network's probabilities and win %."""
 
-    def __init__(self, model=None, seed: int = 0, settings=None, worlds: int | None = None):
+    def __init__(self, model=None, seed: int = 0, worlds: int | None = None):
         self.net = make_policy("onnx" if model is None else f"onnx:{model}", seed)
-        base = STRONG if worlds is None else replace(INTERACTIVE, worlds=worlds, min_worlds=worlds, budget_s=0.0)
-        self.settings = settings or settings_for(self.net.path, base)
+        self.search = SearchPolicy(worlds or STRONG_MIN_WORLDS, random.Random(seed), infer=True)
+        self.worlds = worlds
         self.name = "strong" if worlds is None else f"strong:{worlds}"
         self.model_id = self.net.model_id
 
@@ -50,20 +59,32 @@ class StrongPolicy:
 
     def reset(self, seat: int, seed: int | None = None) -> None:
         self.net.reset(seat, seed)
-        if seed is not None:
-            self.settings = replace(self.settings, seed=seed)
+        self.search.reset(seat, seed)
 
     def observe(self, state, events=()) -> None:
         self.net.observe(state, events)
+        self.search.observe(state, events)
 
     def decide(self, state) -> Decision:
-        """The network's move, unless the analysis is sure another is better: the network's move's loss against
-        the analysis's best has its whole 95% interval above 0 (noise alone never overrides the network)."""
         net = self.net.decide(state)
-        found = analyse(state, self.net, self.settings)
-        values = {m.action: m.win_pct / 100.0 for m in found.moves}
-        action = found.best.action if found.move(net.action).loss_ci95[0] > 0 else net.action
-        return Decision(action, net.probs, net.value, values, self.model_id)
+        if len(net.probs) < 2:
+            return net
+        means = self.means(state)
+        action = max(means, key=lambda a: (means[a] + PRIOR * math.log(max(net.probs.get(a, 0.0), 1e-6)), -a))
+        return Decision(action, net.probs, net.value, net.action_values, self.model_id)
+
+    def means(self, state) -> dict[int, float]:
+        """The moves' mean outcomes: `strong:W` over W worlds; `strong` over batches of STRONG_BATCH worlds
+        until STRONG_BUDGET_S has passed (at least STRONG_MIN_WORLDS, at most STRONG_MAX_WORLDS)."""
+        if self.worlds is not None:
+            return self.search.move_means(state, self.worlds)
+        start, done, totals = time.perf_counter(), 0, None
+        while done < STRONG_MIN_WORLDS or (done < STRONG_MAX_WORLDS
+                                           and time.perf_counter() - start < STRONG_BUDGET_S):
+            batch = self.search.move_totals(state, STRONG_BATCH)
+            totals = batch if totals is None else {a: totals[a] + t for a, t in batch.items()}
+            done += STRONG_BATCH
+        return {a: t / done for a, t in totals.items()}
 
 
 def make(spec: str, seed: int = 0, model=None):

@@ -7,7 +7,7 @@ import pytest
 
 from cuarenta_tutor import levels, records
 from cuarenta_tutor.agents import make_policy
-from cuarenta_tutor.engine import Dealer, preset
+from cuarenta_tutor.engine import Dealer, legal_actions, preset
 from cuarenta_tutor.play.table import Table
 
 FAST_RUNGS = levels.RUNGS[:-1] + ("strong:8",)
@@ -57,8 +57,8 @@ def test_a_game_counts_once_and_the_ladder_survives_a_restart_and_damage():
 def test_level_names_make_policies_and_refuse_what_they_cannot_be():
     assert levels.make("club").name == "club" and levels.make("beginner").blunder == levels.BEGINNER_EPS
     strong = levels.make("strong:16")
-    assert strong.name == "strong:16" and strong.settings.worlds == 16 and strong.settings.budget_s == 0
-    assert levels.make("strong").settings.budget_s == levels.STRONG.budget_s
+    assert strong.name == "strong:16" and strong.worlds == 16 and strong.search.infer
+    assert levels.make("strong").worlds is None  # the time budget
     with pytest.raises(ValueError, match="a person's games"):
         levels.make("adaptive")
     with pytest.raises(ValueError, match="number of worlds"):
@@ -67,16 +67,33 @@ def test_level_names_make_policies_and_refuse_what_they_cannot_be():
     assert levels.rung_name("onnx@eps=0.35") == "the network with 35% random moves"
 
 
-def test_the_strong_level_plays_the_networks_move_or_the_analysiss_best_with_the_networks_probabilities():
-    table = Table(preset("standard"), [levels.make("strong:16", 3), make_policy("expert", 3)], Dealer(3))
-    table.start()
-    while table.state.turn != 0:
-        table.step()
-    step = table.step()
-    decision = step.decision
-    best = max(decision.action_values, key=decision.action_values.get)
-    assert decision.action in (best, max(decision.probs, key=decision.probs.get))  # the search overrides when sure
-    assert set(decision.probs) == set(decision.action_values) and decision.value is not None
+def test_the_strong_level_plays_the_searchs_choice_with_the_networks_probabilities_and_values():
+    strong, club = levels.make("strong:16", 3), levels.make("club", 3)
+    table = Table(preset("standard"), [strong, make_policy("expert", 3)], Dealer(3), watchers=[(0, club)])
+    table.start(seeds=[3, 4])
+    chosen = []
+    while len(chosen) < 12:
+        state = table.state
+        if state.turn != 0 or len(legal_actions(state)) < 2:
+            table.step()
+            continue
+        network = club.decide(state)  # the same memory: it watched the same game from the same seat
+        step = table.step()
+        decision = step.decision
+        assert decision.probs == network.probs and decision.action_values == network.action_values
+        assert decision.value == network.value
+        chosen.append(decision.action == max(network.probs, key=network.probs.get))
+    assert not all(chosen) and any(chosen)  # the search overrides the network's first choice, not always
+
+
+def test_the_strong_level_takes_the_caida_the_network_would_take_anyway():
+    from cuarenta_tutor.engine import make_position, match_action, parse_rank
+
+    state = make_position(hands=[["7", "2", "K", "4", "5"], ["3", "6", "J", "Q", "A"]], table=["7"], trailed="7")
+    strong = levels.make("strong:16", 1)
+    strong.reset(0, 1)
+    strong.observe(state, ())
+    assert strong.decide(state).action == match_action(parse_rank("7"))
 
 
 def test_a_record_keeps_its_level():

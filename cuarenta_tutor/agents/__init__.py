@@ -12,7 +12,7 @@ from .simple import GreedyPolicy, RandomPolicy
 __all__ = ["BasePolicy", "Decision", "Policy", "ExpertPolicy", "GreedyPolicy", "RandomPolicy", "make_policy",
            "POLICY_NAMES"]
 
-POLICY_NAMES = ("random", "greedy", "expert", "search[:N]", "onnx[:PATH][@temp=T][@eps=E]",
+POLICY_NAMES = ("random", "greedy", "expert", "search[:N][@infer]", "onnx[:PATH][@temp=T][@eps=E]",
                 "openspiel:ismcts[:SIMS]")
 
 
@@ -31,11 +31,15 @@ def make_policy(spec: str, seed: int = 0) -> Policy:
     if name == "search":
         from .search import SearchPolicy
 
+        count, _, option = arg.partition("@")
         try:
-            samples = int(arg) if arg else SearchPolicy.DEFAULT_SAMPLES
+            if option not in ("", "infer"):
+                raise ValueError
+            samples = int(count) if count else SearchPolicy.DEFAULT_SAMPLES
         except ValueError:
-            raise ValueError(f"search takes a number of sampled deals, as in search:200, not {arg!r}") from None
-        return SearchPolicy(samples, rng)
+            raise ValueError(f"search takes a number of sampled deals and @infer (worlds weighted by the other "
+                             f"seats' plays), as in search:200 or search:48@infer, not {arg!r}") from None
+        return SearchPolicy(samples, rng, infer=option == "infer")
     if name == "onnx":
         from .onnx_policy import OnnxPolicy
 

@@ -7,6 +7,10 @@ the change in the score difference (mover's team minus the other) to the horizon
 plus a large bonus or penalty when the game is won or lost on the way, and at a deal horizon the
 captured-card difference at the expert's card weight. Every move is scored in the same worlds
 (common random numbers), and ties go to the expert's own preference. It never reads a hidden card.
+
+With `infer`, the worlds are weighted by what the other seats' plays of the deal reveal (agents/belief.py):
+a world where the opponent trailed beside a card it could have taken with its hand is unlikely, and the
+playouts go to the likely worlds instead of to all of them alike.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 from ..engine import TARGET_SCORE, Dealer, State, determinize, legal_actions
 from ..play.table import Table
 from .base import BasePolicy, Decision
+from .belief import Plays, weighted_worlds
 from .expert import CARD_WEIGHT, ExpertPolicy, move_values
 
 WIN_OUTCOME = float(TARGET_SCORE)
@@ -25,7 +30,7 @@ class SearchPolicy(BasePolicy):
 
     DEFAULT_SAMPLES = 48
 
-    def __init__(self, samples: int = DEFAULT_SAMPLES, rng=None, horizon: str = "deal"):
+    def __init__(self, samples: int = DEFAULT_SAMPLES, rng=None, horizon: str = "deal", infer: bool = False):
         super().__init__(rng)
         if horizon not in ("deal", "hand"):
             raise ValueError("horizon must be 'deal' or 'hand'")
@@ -33,8 +38,18 @@ class SearchPolicy(BasePolicy):
         if samples < 1:
             raise ValueError("search needs at least one sampled deal")
         self.samples = samples
-        self.name = f"search:{samples}"
+        self.name = f"search:{samples}" + ("@infer" if infer else "")
         self._rollout = ExpertPolicy()
+        self.infer = infer
+        self.plays = Plays()
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        super().reset(seat, seed)
+        self.plays.reset(seat)
+
+    def observe(self, state: State, events: tuple) -> None:
+        if self.infer:
+            self.plays.observe(state, events)
 
     def decide(self, state: State) -> Decision:
         legal = legal_actions(state)
@@ -45,17 +60,26 @@ class SearchPolicy(BasePolicy):
         best = max(legal, key=lambda a: (round(means[a], 6), prefer[a], -a))
         return Decision(best, {a: float(a == best) for a in legal}, model_id=self.name)
 
-    def move_means(self, state: State) -> dict[int, float]:
-        """Every legal move's mean outcome (points of score difference for the mover's team) over the worlds."""
+    def move_means(self, state: State, samples: int | None = None) -> dict[int, float]:
+        """Every legal move's mean outcome (points of score difference for the mover's team) over `samples`
+        worlds (default: the policy's)."""
+        totals = self.move_totals(state, samples or self.samples)
+        return {a: t / (samples or self.samples) for a, t in totals.items()}
+
+    def move_totals(self, state: State, samples: int) -> dict[int, float]:
+        """Every legal move's summed outcome over `samples` worlds (sums of several calls make one mean)."""
         legal = legal_actions(state)
         team = state.turn & 1
         totals = dict.fromkeys(legal, 0.0)
-        for _ in range(self.samples):
-            world = determinize(state, state.turn, self.rng)
+        if self.infer:
+            worlds = weighted_worlds(state, state.turn, self.plays.of_deal(state), samples, self.rng)
+        else:
+            worlds = [(determinize(state, state.turn, self.rng), 1) for _ in range(samples)]
+        for world, copies in worlds:
             dealer = Dealer.for_world(world.state, world.stock_order) if self.horizon == "hand" else None
             for a in legal:
-                totals[a] += self.playout(world.state, dealer, a, team)
-        return {a: t / self.samples for a, t in totals.items()}
+                totals[a] += copies * self.playout(world.state, dealer, a, team)
+        return totals
 
     def playout(self, world: State, dealer: Dealer | None, action: int, team: int) -> float:
         """Outcome for `team` of playing `action` in `world`, then experts to the horizon (the end of the
