@@ -66,8 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--model", help="ONNX model (default: the shipped one)")
     analyse.add_argument("--json", action="store_true", help="one JSON object per position, one per line")
     arena = sub.add_parser("arena", help="duplicate-deal match between two policies",
-                           description="Policies: random, greedy, expert, search[:N][@infer] (N sampled worlds; "
-                                       "@infer: weighted by what the other seats' plays reveal), "
+                           description="Policies: random, greedy, expert, search[:N][@infer][@carton][@solve=K] "
+                                       "(N sampled worlds; @infer: weighted by what the other seats' plays "
+                                       "reveal; @carton: a deal's end valued by the cartón the piles lead to; "
+                                       "@solve=K: the deal's last K cards solved exactly), "
                                        "onnx[:PATH][@temp=T][@eps=E] (the shipped model, or the ONNX file at "
                                        "PATH; T > 0 samples its moves at that temperature, E plays that share "
                                        "of random moves), the levels beginner, club, strong[:W] (W worlds, no "

@@ -33,6 +33,8 @@ STRONG_BATCH = 16
 STRONG_MIN_WORLDS = 48
 STRONG_MAX_WORLDS = 480
 """The strong level's search: batches of worlds until half a second has passed, 48 worlds to 480."""
+STRONG_CARTON = True
+"""Whether the strong level's playouts value a deal's end by the cartón the piles lead to (agents/carton.py)."""
 RUNGS = ("onnx@eps=1", "onnx@eps=0.9", "onnx@eps=0.8", "onnx@eps=0.65", "onnx@eps=0.5", "onnx@eps=0.35",
          "onnx@eps=0.2", "onnx@eps=0.1", "club", "strong")
 """The adaptive ladder, weakest first: random play, then ever fewer random moves, the network, the search."""
@@ -42,13 +44,14 @@ START_RUNG = RUNGS.index("onnx@eps=0.5")
 class StrongPolicy:
     """The search bot's judgement with the network's instinct: every legal move is played out in sampled worlds
     (agents/search.py, expert playouts to the end of the deal, the worlds weighted by what the other seats' plays
-    reveal), and the move played maximises its mean outcome in points plus PRIOR x the log of the network's
+    reveal, the deal's end valued by the cartón its piles lead to), and the move played maximises its mean outcome in points plus PRIOR x the log of the network's
     probability for it (the network breaks the search's near-ties, and its memory of the whole hand speaks
     where the deal's horizon is blind). The Decision shows the network's probabilities and win %."""
 
     def __init__(self, model=None, seed: int = 0, worlds: int | None = None):
         self.net = make_policy("onnx" if model is None else f"onnx:{model}", seed)
-        self.search = SearchPolicy(worlds or STRONG_MIN_WORLDS, random.Random(seed), infer=True)
+        self.search = SearchPolicy(worlds or STRONG_MIN_WORLDS, random.Random(seed), infer=True,
+                                   carton=STRONG_CARTON)
         self.worlds = worlds
         self.name = "strong" if worlds is None else f"strong:{worlds}"
         self.model_id = self.net.model_id

@@ -12,7 +12,7 @@ from .simple import GreedyPolicy, RandomPolicy
 __all__ = ["BasePolicy", "Decision", "Policy", "ExpertPolicy", "GreedyPolicy", "RandomPolicy", "make_policy",
            "POLICY_NAMES"]
 
-POLICY_NAMES = ("random", "greedy", "expert", "search[:N][@infer]", "onnx[:PATH][@temp=T][@eps=E]",
+POLICY_NAMES = ("random", "greedy", "expert", "search[:N][@infer][@carton][@solve=K]", "onnx[:PATH][@temp=T][@eps=E]",
                 "openspiel:ismcts[:SIMS]")
 
 
@@ -31,15 +31,20 @@ def make_policy(spec: str, seed: int = 0) -> Policy:
     if name == "search":
         from .search import SearchPolicy
 
-        count, _, option = arg.partition("@")
+        count, *options = arg.split("@")
         try:
-            if option not in ("", "infer"):
+            solve = [int(o[6:]) for o in options if o.startswith("solve=")]
+            if not set(options) - {f"solve={n}" for n in solve} <= {"infer", "carton"} \
+                    or len(set(options)) < len(options) or len(solve) > 1:
                 raise ValueError
             samples = int(count) if count else SearchPolicy.DEFAULT_SAMPLES
         except ValueError:
-            raise ValueError(f"search takes a number of sampled deals and @infer (worlds weighted by the other "
-                             f"seats' plays), as in search:200 or search:48@infer, not {arg!r}") from None
-        return SearchPolicy(samples, rng, infer=option == "infer")
+            raise ValueError(f"search takes a number of sampled deals, @infer (worlds weighted by the other "
+                             f"seats' plays), @carton (piles valued by the cartón they lead to) and @solve=K "
+                             f"(the deal's last K cards solved exactly), as in search:200 or "
+                             f"search:48@infer@carton@solve=6, not {arg!r}") from None
+        return SearchPolicy(samples, rng, infer="infer" in options, carton="carton" in options,
+                            solve=solve[0] if solve else 0)
     if name == "onnx":
         from .onnx_policy import OnnxPolicy
 

@@ -11,14 +11,20 @@ captured-card difference at the expert's card weight. Every move is scored in th
 With `infer`, the worlds are weighted by what the other seats' plays of the deal reveal (agents/belief.py):
 a world where the opponent trailed beside a card it could have taken with its hand is unlikely, and the
 playouts go to the likely worlds instead of to all of them alike.
+
+With `carton`, a deal's end is valued by the cartón the piles will bring at the hand's end (agents/carton.py:
+the rules' 20-card threshold, the cut-off, a game won by it) instead of a fixed worth a card. With `solve=K`,
+once K cards or fewer are left in the hands of a world, the rest of the deal is solved exactly (alpha-beta,
+every seat playing its best knowing that world's cards) instead of played out by experts.
 """
 
 from __future__ import annotations
 
-from ..engine import TARGET_SCORE, Dealer, State, determinize, legal_actions
+from ..engine import TARGET_SCORE, Dealer, State, apply, determinize, legal_actions
 from ..play.table import Table
 from .base import BasePolicy, Decision
 from .belief import Plays, weighted_worlds
+from .carton import ExpectedCarton
 from .expert import CARD_WEIGHT, ExpertPolicy, move_values
 
 WIN_OUTCOME = float(TARGET_SCORE)
@@ -30,7 +36,8 @@ class SearchPolicy(BasePolicy):
 
     DEFAULT_SAMPLES = 48
 
-    def __init__(self, samples: int = DEFAULT_SAMPLES, rng=None, horizon: str = "deal", infer: bool = False):
+    def __init__(self, samples: int = DEFAULT_SAMPLES, rng=None, horizon: str = "deal", infer: bool = False,
+                 carton: bool = False, solve: int = 0):
         super().__init__(rng)
         if horizon not in ("deal", "hand"):
             raise ValueError("horizon must be 'deal' or 'hand'")
@@ -38,7 +45,10 @@ class SearchPolicy(BasePolicy):
         if samples < 1:
             raise ValueError("search needs at least one sampled deal")
         self.samples = samples
-        self.name = f"search:{samples}" + ("@infer" if infer else "")
+        options = ("@infer" if infer else "") + ("@carton" if carton else "") + (f"@solve={solve}" if solve else "")
+        self.name = f"search:{samples}{options}"
+        self.solve = solve
+        self.carton = ExpectedCarton(WIN_OUTCOME) if carton else None
         self._rollout = ExpertPolicy()
         self.infer = infer
         self.plays = Plays()
@@ -84,6 +94,9 @@ class SearchPolicy(BasePolicy):
     def playout(self, world: State, dealer: Dealer | None, action: int, team: int) -> float:
         """Outcome for `team` of playing `action` in `world`, then experts to the horizon (the end of the
         deal, or of the hand with the world's later deals from `dealer`)."""
+        if self.horizon == "deal" and sum(map(len, world.hands)) <= self.solve:
+            after, _ = apply(world, action)
+            return self.solved(after, world, team, -float("inf"), float("inf"))
         table = Table(world.rules, [self._rollout] * world.rules.players, state=world)
         table.play(action)
         while True:
@@ -92,10 +105,36 @@ class SearchPolicy(BasePolicy):
             if self.horizon == "deal" or not state.needs_deal or state.hand_no != world.hand_no:
                 break
             table.deal(dealer.next_cards(state))
+        return self.outcome(state, world, team)
+
+    def solved(self, state: State, world: State, team: int, alpha: float, beta: float) -> float:
+        """`team`'s outcome of `state` with every seat playing its best to the end of the deal, knowing the
+        world's cards (alpha-beta over the deal's last plays; `solve` bounds the cards in hands where it is
+        used, so the tree stays small)."""
+        if state.needs_deal or state.winner >= 0 or state.hand_no != world.hand_no:
+            return self.outcome(state, world, team)
+        mine = (state.turn & 1) == team
+        best = -float("inf") if mine else float("inf")
+        for a in legal_actions(state):
+            value = self.solved(apply(state, a)[0], world, team, alpha, beta)
+            if mine:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
+
+    def outcome(self, state: State, world: State, team: int) -> float:
+        """`team`'s outcome of the plays from `world` to `state`, the horizon (see the module's docstring)."""
         diff = state.scores[team] - state.scores[1 - team] - (world.scores[team] - world.scores[1 - team])
         if state.winner >= 0:
             return diff + (WIN_OUTCOME if state.winner == team else -WIN_OUTCOME)
         if state.hand_no != world.hand_no:
             return diff
+        if self.carton is not None:
+            return diff + self.carton.value(state, team) - self.carton.value(world, team)
         cards = len(state.piles[team]) - len(state.piles[1 - team])
         return diff + CARD_WEIGHT * (cards - (len(world.piles[team]) - len(world.piles[1 - team])))
