@@ -44,9 +44,10 @@ START_RUNG = RUNGS.index("onnx@eps=0.5")
 class StrongPolicy:
     """The search bot's judgement with the network's instinct: every legal move is played out in sampled worlds
     (agents/search.py, expert playouts to the end of the deal, the worlds weighted by what the other seats' plays
-    reveal, the deal's end valued by the cartón its piles lead to), and the move played maximises its mean outcome in points plus PRIOR x the log of the network's
-    probability for it (the network breaks the search's near-ties, and its memory of the whole hand speaks
-    where the deal's horizon is blind). The Decision shows the network's probabilities and win %."""
+    reveal, the deal's end valued by the cartón its piles lead to), and the move played maximises its mean outcome
+    in points plus PRIOR x the log of the network's probability for it (the network breaks the search's near-ties,
+    and its memory of the whole hand speaks where the deal's horizon is blind). The Decision shows the network's
+    probabilities and win %."""
 
     def __init__(self, model=None, seed: int = 0, worlds: int | None = None):
         self.net = make_policy("onnx" if model is None else f"onnx:{model}", seed)

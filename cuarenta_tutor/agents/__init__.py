@@ -12,8 +12,8 @@ from .simple import GreedyPolicy, RandomPolicy
 __all__ = ["BasePolicy", "Decision", "Policy", "ExpertPolicy", "GreedyPolicy", "RandomPolicy", "make_policy",
            "POLICY_NAMES"]
 
-POLICY_NAMES = ("random", "greedy", "expert", "search[:N][@infer][@carton][@solve=K]", "onnx[:PATH][@temp=T][@eps=E]",
-                "openspiel:ismcts[:SIMS]")
+POLICY_NAMES = ("random", "greedy", "expert", "search[:N][@infer][@carton][@solve=K]",
+                "onnx[:PATH][@temp=T][@eps=E]", "openspiel:ismcts[:SIMS]")
 
 
 def make_policy(spec: str, seed: int = 0) -> Policy:
@@ -32,19 +32,19 @@ def make_policy(spec: str, seed: int = 0) -> Policy:
         from .search import SearchPolicy
 
         count, *options = arg.split("@")
+        solves = [o.removeprefix("solve=") for o in options if o.startswith("solve=")]
+        flags = [o for o in options if not o.startswith("solve=")]
         try:
-            solve = [int(o[6:]) for o in options if o.startswith("solve=")]
-            if not set(options) - {f"solve={n}" for n in solve} <= {"infer", "carton"} \
-                    or len(set(options)) < len(options) or len(solve) > 1:
+            if len(solves) > 1 or len(set(flags)) < len(flags) or not set(flags) <= {"infer", "carton"}:
                 raise ValueError
+            solve = int(solves[0]) if solves else 0
             samples = int(count) if count else SearchPolicy.DEFAULT_SAMPLES
         except ValueError:
             raise ValueError(f"search takes a number of sampled deals, @infer (worlds weighted by the other "
                              f"seats' plays), @carton (piles valued by the cartón they lead to) and @solve=K "
                              f"(the deal's last K cards solved exactly), as in search:200 or "
                              f"search:48@infer@carton@solve=6, not {arg!r}") from None
-        return SearchPolicy(samples, rng, infer="infer" in options, carton="carton" in options,
-                            solve=solve[0] if solve else 0)
+        return SearchPolicy(samples, rng, infer="infer" in flags, carton="carton" in flags, solve=solve)
     if name == "onnx":
         from .onnx_policy import OnnxPolicy
 

@@ -17,12 +17,11 @@ from __future__ import annotations
 import argparse
 import math
 
-from ..engine import Dealer, HandEnded, State, carton_points, preset
-from ..engine.rules import TARGET_SCORE
+from ..engine import DECK_SIZE, TARGET_SCORE, Dealer, HandEnded, State, carton_points, preset
 
-CARDS = 40
 LEFTOVER = 4
-"""Cards left on the table at the end of a hand, on average (expert self-play, 1 v 1: 4.16)."""
+"""Cards left on the table at the end of a hand, on average (expert self-play, 1 v 1: 4.11 and 4.07 in 300 games
+of seeds 0 and 1)."""
 SPLIT_VARIANCE = 2.1
 """Variance of the difference between the teams' shares of the cards still to be captured, per card."""
 
@@ -46,7 +45,7 @@ class ExpectedCarton:
         return found if team == 0 else -found
 
     def _team0(self, a: int, b: int, scores, dealer_team: int, rules) -> float:
-        rest = max(CARDS - a - b, 0)
+        rest = max(DECK_SIZE - a - b, 0)
         leftover = 0 if rules.leftover_table_cards == "last_capturer" else min(LEFTOVER, rest)
         taken = rest - leftover
         spread = SPLIT_VARIANCE * max(rest, 1)
@@ -86,7 +85,7 @@ def fit(games: int, seed: int = 0) -> dict:
                         left = len(e.leftover)
                         d = (e.captured[0] - a) - (e.captured[1] - b)
                         ends, leftover = ends + 1, leftover + left
-                        squares, rest = squares + d * d, rest + CARDS - a - b
+                        squares, rest = squares + d * d, rest + DECK_SIZE - a - b
                     open_ends = []
             after = step.after
             if after.hand_no == step.before.hand_no and after.deal_no != step.before.deal_no:

@@ -22,7 +22,7 @@ from .actions import (
     trail_action,
 )
 from .captures import CaptureOption, capture_options, capture_outcomes
-from .cards import RANKS, SUITS, VALUE, card_str, parse_card, parse_rank, rank_of, suit_of
+from .cards import DECK_SIZE, RANKS, SUITS, VALUE, card_str, parse_card, parse_rank, rank_of, suit_of
 from .dealing import Dealer, check_deck, first_dealer, new_game, seeded_deck
 from .knowledge import World, determinize, p_holds, seen_counts, unseen_cards, unseen_counts
 from .play import (
@@ -69,7 +69,8 @@ from .state import (
 __all__ = [
     "ACTION_BASE", "ACTION_KIND", "ACTION_RANK", "MATCH", "N_ACTIONS", "SUM", "TRAIL", "action_to_string",
     "escalera", "match_action", "sum_action", "trail_action", "CaptureOption", "capture_options",
-    "capture_outcomes", "RANKS", "SUITS", "VALUE", "card_str", "parse_card", "parse_rank", "rank_of", "suit_of",
+    "capture_outcomes", "DECK_SIZE", "RANKS", "SUITS", "VALUE", "card_str", "parse_card", "parse_rank", "rank_of",
+    "suit_of",
     "CARDS_PER_DEAL", "Dealer", "check_deck", "first_dealer", "new_game", "seeded_deck", "World", "determinize",
     "p_holds",
     "seen_counts", "unseen_cards", "unseen_counts", "apply", "cards_per_deal", "check_action", "choice_to_action",
