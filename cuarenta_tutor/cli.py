@@ -127,8 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
     games.add_argument("--temperature", type=float, default=0.5,
                        help="softmax temperature over the moves' values: points (search), win %% (analysis)")
     games.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
-    export = sub.add_parser("export", help="export a checkpoint to ONNX (needs the train extra)")
-    export.add_argument("checkpoint", help="a training checkpoint (best.pt or checkpoint.pt)")
+    export = sub.add_parser("export", help="export a checkpoint to ONNX, or recalibrate a model's value (needs the "
+                                           "train extra)")
+    export.add_argument("checkpoint", help="a training checkpoint (best.pt or checkpoint.pt), or an exported .onnx "
+                                           "model with --calibrate: only its value's scaling is fitted again")
     export.add_argument("--out", help="the ONNX file to write (default: RUN-CHECKPOINT.onnx in your models "
                                       "folder, where the app finds it; the shipped model is replaced only when "
                                       "named here)")

@@ -117,7 +117,8 @@ def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, pr
             "reference": FIT_REFERENCE.to_json()}
 
 
-def _write(path: Path, data: dict) -> None:
+def write_sidecar(path: Path, data: dict) -> None:
+    """Write the sidecar of the model at `path` (tables of numbers kept one line a row)."""
     text = json.dumps(data, indent=1)
     text = re.sub(r"\[\s+([^\[\]{}]*?)\s+\]", lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]",
                   text)  # a list of numbers on one line: the table is 80 lines, not 3,200
@@ -146,12 +147,12 @@ def main(argv=None) -> int:
         print(f"building the hand-value table ({args.hands} hands per score)…", file=sys.stderr)
         values = build(agent, hands=args.hands, seed=TABLE_SEED)
         data = {"model_sha256": agent.model_id, "hand_values": values.to_json()}
-        _write(path, data)
+        write_sidecar(path, data)
     HandValues.from_json(data["hand_values"])  # a damaged table stops here, before the long measurement
     data["errors"] = fit(args.positions, args.seed, args.model, args.jobs)
     data["command"] = (f"python -m cuarenta_tutor.analysis.calibrate --hands {args.hands} "
                        f"--positions {args.positions} --seed {args.seed}")
-    _write(path, data)
+    write_sidecar(path, data)
     print(json.dumps(data["errors"]))
     print(f"wrote {sidecar(path)}", file=sys.stderr)
     return 0

@@ -2,6 +2,10 @@
 the file itself, written next to the .onnx as JSON.
 
     python -m cuarenta_tutor.training.card CHECKPOINT MODEL.onnx ARENA.json... [--note TEXT]
+    python -m cuarenta_tutor.training.card --update MODEL.onnx ARENA.json...
+
+The second form needs no checkpoint: the card beside the model gets these results in place of the ones they
+repeat, and the model's sha256 and size as the file is now.
 
 Each ARENA.json is the last line of `cuarenta-tutor arena ... --json` (calibration included where asked).
 """
@@ -61,6 +65,33 @@ def arena_command(a: dict, spec: str = "onnx") -> str:
             f"{' --calibration' if 'ece' in a else ''} --json")
 
 
+def arena_entry(a: dict) -> dict:
+    """The card's record of an arena result (`arena --json` output)."""
+    entry = {k: a.get(k) for k in ("b", "games", "pairs", "win_rate", "ci_low", "ci_high", "mean_point_diff",
+                                   "rules", "seed", "decision_ms_a", "decision_ms_b")}
+    entry["players"] = a.get("players", 2)
+    entry["opponent"] = a["b"]["policy"] if isinstance(a.get("b"), dict) else a.get("b")
+    del entry["b"]
+    entry["command"] = arena_command(a)
+    if "ece" in a:
+        entry["calibration"] = {"ece": a["ece"], "bins": a["a"].get("reliability")}
+    return entry
+
+
+def update_arenas(card: dict, model, arenas: list[dict]) -> dict:
+    """`card` with each arena result in place of the one it repeats (the same opponent, rules, players, games and
+    seed), or added, and the sha256 and size of `model` as it is now (no checkpoint needed)."""
+    same = ("opponent", "rules", "players", "games", "seed")
+    results = list(card.get("arena", []))
+    for a in map(arena_entry, arenas):
+        old = [i for i, r in enumerate(results) if all(r.get(k, 2 if k == "players" else None) == a[k] for k in same)]
+        if old:
+            results[old[0]] = a
+        else:
+            results.append(a)
+    return {**card, "sha256": file_sha256(model), "size_bytes": Path(model).stat().st_size, "arena": results}
+
+
 def build_card(checkpoint, model, arenas: list[dict], note: str = "", bench: dict | None = None,
                command: str = TRAIN_COMMAND, export_command: str | None = None, previous: dict | None = None) -> dict:
     """The card of `model`, exported from `checkpoint`. `previous`: the card of the model this generation replaces;
@@ -68,17 +99,7 @@ def build_card(checkpoint, model, arenas: list[dict], note: str = "", bench: dic
     ckpt = load_checkpoint(checkpoint)
     progress, config = ckpt.get("progress", {}), ckpt["config"]
     model = Path(model)
-    results = []
-    for a in arenas:
-        entry = {k: a.get(k) for k in ("b", "games", "pairs", "win_rate", "ci_low", "ci_high", "mean_point_diff",
-                                       "rules", "seed", "decision_ms_a", "decision_ms_b")}
-        entry["players"] = a.get("players", 2)
-        entry["opponent"] = a["b"]["policy"] if isinstance(a.get("b"), dict) else a.get("b")
-        del entry["b"]
-        entry["command"] = arena_command(a)
-        if "ece" in a:
-            entry["calibration"] = {"ece": a["ece"], "bins": a["a"].get("reliability")}
-        results.append(entry)
+    results = [arena_entry(a) for a in arenas]
     return {
         "name": "cuarenta-a2c-lstm",
         "file": model.name,
@@ -111,6 +132,17 @@ def generations(previous: dict | None) -> list[dict]:
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["--update"]:
+        if len(argv) < 2:
+            print("usage: python -m cuarenta_tutor.training.card --update MODEL.onnx ARENA.json...", file=sys.stderr)
+            return 2
+        out = Path(argv[1]).with_suffix(".json")
+        arenas = [json.loads(Path(p).read_text().strip().splitlines()[-1]) for p in argv[2:]]
+        card = update_arenas(json.loads(out.read_text(encoding="utf-8")), argv[1], arenas)
+        out.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"updated {out}")
+        return 0
     parser = argparse.ArgumentParser(description="write the model card next to the model")
     parser.add_argument("checkpoint")
     parser.add_argument("model")

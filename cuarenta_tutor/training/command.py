@@ -8,6 +8,31 @@ TRAIN_EXTRA = ('pip install -e ".[train]" (PyTorch and onnx; on a machine withou
                '--extra-index-url https://download.pytorch.org/whl/cpu for the small CPU build)')
 
 
+def recalibrate_command(args) -> int:
+    """`export MODEL.onnx --calibrate GAMES`: an exported model's value scaling fitted again (recalibrate.py)."""
+    import json
+    from pathlib import Path
+
+    from .. import records
+    from ..agents.onnx_contract import ModelError
+    from .recalibrate import recalibrate
+
+    if not args.calibrate:
+        print("cuarenta-tutor export: an .onnx model is already exported; add --calibrate GAMES to fit its value's "
+              "scaling again, or give a training checkpoint (best.pt) to export", file=sys.stderr)
+        return 2
+    model = Path(args.checkpoint)
+    out = Path(args.out) if args.out else records.models_dir() / f"{model.stem}-recalibrated.onnx"
+    try:
+        fit = recalibrate(model, out, args.calibrate, args.calibrate_seed)
+    except (ModelError, OSError, ValueError) as err:
+        print(f"cuarenta-tutor export: {err}", file=sys.stderr)
+        return 1
+    print(f"value calibration: {json.dumps(fit)}")
+    print(f"wrote {out} (the same policy, its value rescaled); play it with --model {out}")
+    return 0
+
+
 def run_training_command(args) -> int:
     import importlib.util
 
@@ -26,6 +51,8 @@ def run_training_command(args) -> int:
         from .card import build_card
         from .export import ExportError, calibrate, export
 
+        if Path(args.checkpoint).suffix == ".onnx":
+            return recalibrate_command(args)
         if args.out is None:  # never the shipped model unless asked: the person's models folder
             ckpt = Path(args.checkpoint)
             args.out = str(records.models_dir() / f"{ckpt.resolve().parent.name}-{ckpt.stem}.onnx")

@@ -1,0 +1,138 @@
+"""Provides recalibration of an exported model: its value's Platt scaling fitted again, nothing else changed.
+
+The graph ends in value = sigmoid(a * logit + b), two constants. A second fit on the model's own values,
+sigmoid(a' * logit(value) + b'), composes with the first into new constants a' * a and a' * b + b', written
+in their place; the weights, and so the policy and every move it chooses, stay as they are (checked on
+onnxruntime before the file is replaced). Needs onnx and onnxruntime, not torch.
+
+The analysis sidecar (`.analysis.json`: the hand-value table and the analysis's measured error) goes with it
+under the new sha256: the table comes from the policy's playouts and the analysis values its playouts with the
+table at the hand's end, so neither reads the value head that changed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from ..agents.onnx_contract import ModelError
+from ..agents.onnx_policy import file_sha256
+from ..encoding import N_ACTIONS, OBS_SIZE
+
+
+def _platt_nodes(graph):
+    """The Constant nodes holding a and b in `value = Sigmoid(Add(Mul(logit, a), b))`."""
+    made = {out: node for node in graph.node for out in node.output}
+    sigmoid = next((n for n in graph.node if n.op_type == "Sigmoid" and "value" in n.output), None)
+    add = made.get(sigmoid.input[0]) if sigmoid is not None else None
+    mul = made.get(add.input[0]) if add is not None and add.op_type == "Add" else None
+    if mul is None or mul.op_type != "Mul":
+        raise ModelError("the graph's value is not sigmoid(a * logit + b): export it again with this version")
+    scale, shift = made.get(mul.input[1]), made.get(add.input[1])
+    if scale is None or shift is None or scale.op_type != "Constant" or shift.op_type != "Constant":
+        raise ModelError("the graph's value scaling is not two constants: export it again with this version")
+    return scale, shift
+
+
+def rescale(model, out, a2: float, b2: float, note: str) -> tuple[float, float]:
+    """Write `model` to `out` with its value rescaled by sigmoid(a2 * logit(value) + b2); the new (a, b)."""
+    import onnx
+    from onnx import numpy_helper
+
+    proto = onnx.load(str(model))
+    scale, shift = _platt_nodes(proto.graph)
+    a = float(numpy_helper.to_array(scale.attribute[0].t))
+    b = float(numpy_helper.to_array(shift.attribute[0].t))
+    new = (a2 * a, a2 * b + b2)
+    for node, value in zip((scale, shift), new, strict=True):
+        node.attribute[0].t.CopyFrom(numpy_helper.from_array(np.array(value, np.float32), node.attribute[0].t.name))
+    meta = {p.key: p for p in proto.metadata_props}
+    for key, value in (("value_calibration", f"{new[0]:.6f},{new[1]:.6f}"), ("value_recalibration", note)):
+        entry = meta.get(key) or proto.metadata_props.add()
+        entry.key, entry.value = key, value
+    out = Path(out)
+    tmp = out.with_suffix(".tmp.onnx")
+    onnx.save(proto, str(tmp))
+    try:
+        check_same_policy(model, tmp, a2, b2)
+    except Exception:
+        tmp.unlink(missing_ok=True)
+        raise
+    tmp.replace(out)
+    return new
+
+
+def check_same_policy(before, after, a2: float, b2: float, steps: int = 30, seed: int = 0) -> None:
+    """The two models give the same probabilities and memories, and values related by the second scaling."""
+    import onnxruntime as ort
+
+    from ..arena.stats import platt
+
+    sessions = []
+    for path in (before, after):
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        sessions.append(ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"]))
+    hidden = sessions[0].get_inputs()[2].shape[-1]
+    rng = np.random.default_rng(seed)
+    h = c = np.zeros((1, 3, hidden), np.float32)
+    for _ in range(steps):
+        feed = {"obs": rng.random((3, OBS_SIZE), dtype=np.float32), "mask": rng.random((3, N_ACTIONS)) < 0.3,
+                "h": h, "c": c}
+        feed["mask"][:, 0] = True
+        (p1, v1, h1, c1), (p2, v2, h2, c2) = (s.run(None, feed) for s in sessions)
+        if not (np.array_equal(p1, p2) and np.array_equal(h1, h2) and np.array_equal(c1, c2)):
+            raise ModelError("the recalibrated model's policy differs from the original's: not written")
+        expected = np.array([platt(float(v), a2, b2) for v in v1])
+        if not np.allclose(v2, expected, atol=1e-4):
+            raise ModelError("the recalibrated model's value is not the rescaled original: not written")
+        h, c = h1, c1
+
+
+def carry_sidecar(model, out, model_sha: str) -> bool:
+    """Copy `model`'s analysis sidecar beside `out`, keyed to `out`'s sha256 (see the module's docstring); False
+    where it has none made for it (`model_sha`: the model's sha256 before it was rescaled)."""
+    from ..analysis.calibrate import write_sidecar
+    from ..analysis.values import sidecar
+
+    try:
+        data = json.loads(sidecar(model).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(data, dict) or data.get("model_sha256") != model_sha:
+        return False
+    data["model_sha256"] = file_sha256(out)
+    data["carried_from"] = {"model_sha256": model_sha, "why": "only the value's scaling changed (recalibrate.py)"}
+    write_sidecar(Path(out), data)
+    return True
+
+
+def recalibrate(model, out, games: int = 4000, seed: int = 777, jobs: int = 2) -> dict:
+    """Play `model` against the expert over `games` (seeds apart from the evaluation's), fit a second Platt
+    scaling on the values of every decision, and write the rescaled model to `out` (it may be `model`). Its card
+    beside `out`, where there is one, gets the new sha256 and size and the fit under training.recalibration."""
+    from ..arena import run_match
+    from ..arena.stats import fit_platt, platt, reliability
+
+    model_sha = file_sha256(model)
+    results = run_match(f"onnx:{model}", "expert", games, jobs=jobs, seed=seed)
+    pairs = [vw for r in results for vw in r.a.values]
+    values, outcomes = [v for v, _ in pairs], [w for _, w in pairs]
+    a2, b2 = fit_platt(values, outcomes)
+    note = f"refitted on {games} games against the expert, seed {seed}"
+    a, b = rescale(model, out, a2, b2, note)
+    fit = {"a": round(a, 6), "b": round(b, 6), "refit": [round(a2, 6), round(b2, 6)], "games": games, "seed": seed,
+           "decisions": len(values), "ece_before": round(reliability(values, outcomes)[1], 4),
+           "ece_after": round(reliability([platt(v, a2, b2) for v in values], outcomes)[1], 4)}
+    carry_sidecar(model, out, model_sha)
+    source = Path(model).with_suffix(".json")
+    card_path = Path(out).with_suffix(".json")
+    if source.exists():
+        card = json.loads(source.read_text(encoding="utf-8"))
+        card["sha256"], card["size_bytes"] = file_sha256(out), Path(out).stat().st_size
+        card.setdefault("training", {})["recalibration"] = {
+            **fit, "command": f"cuarenta-tutor export {model} --out {out} --calibrate {games} --calibrate-seed {seed}"}
+        card_path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return fit

@@ -1,0 +1,103 @@
+"""Recalibration of an exported model (training/recalibrate.py): only the value's two constants change."""
+
+import json
+import shutil
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+from cuarenta_tutor.agents.onnx_contract import ModelError
+from cuarenta_tutor.agents.onnx_policy import default_model_path, file_sha256
+from cuarenta_tutor.analysis.values import sidecar
+from cuarenta_tutor.arena.stats import platt
+from cuarenta_tutor.cli import main
+from cuarenta_tutor.encoding import N_ACTIONS, OBS_SIZE
+from cuarenta_tutor.training.recalibrate import recalibrate, rescale
+
+onnx = pytest.importorskip("onnx")
+
+
+def shipped_copy(tmp_path):
+    """The shipped model with its card and sidecar, in a folder of the test's own."""
+    model = tmp_path / "model.onnx"
+    for src, dst in ((default_model_path(), model), (default_model_path().with_suffix(".json"), model.with_suffix(
+            ".json")), (sidecar(default_model_path()), sidecar(model))):
+        shutil.copy(src, dst)
+    return model
+
+
+def outputs(path, feeds):
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    return [session.run(None, feed) for feed in feeds]
+
+
+def test_rescaling_keeps_the_policy_and_composes_the_value(tmp_path):
+    model = shipped_copy(tmp_path)
+    out = tmp_path / "out.onnx"
+    rng = np.random.default_rng(3)
+    feeds = [{"obs": rng.random((4, OBS_SIZE), dtype=np.float32), "mask": rng.random((4, N_ACTIONS)) < 0.3,
+              "h": rng.normal(size=(1, 4, 128)).astype(np.float32), "c": np.zeros((1, 4, 128), np.float32)}
+             for _ in range(5)]
+    a, b = rescale(model, out, 1.5, -0.2, "a test")
+    meta = {p.key: p.value for p in onnx.load(str(out)).metadata_props}
+    old = {p.key: p.value for p in onnx.load(str(model)).metadata_props}
+    a0, b0 = map(float, old["value_calibration"].split(","))
+    assert (a, b) == pytest.approx((1.5 * a0, 1.5 * b0 - 0.2), abs=1e-5)  # the metadata keeps 6 decimals
+    assert meta["value_calibration"] == f"{a:.6f},{b:.6f}" and meta["value_recalibration"] == "a test"
+    for (p1, v1, h1, _), (p2, v2, h2, _) in zip(outputs(model, feeds), outputs(out, feeds), strict=True):
+        assert np.array_equal(p1, p2) and np.array_equal(h1, h2)
+        assert np.allclose(v2, [platt(float(v), 1.5, -0.2) for v in v1], atol=1e-5)
+        assert not np.allclose(v1, v2, atol=1e-3)
+
+
+def test_recalibrating_in_place_updates_the_card_and_carries_the_sidecar(tmp_path):
+    model = shipped_copy(tmp_path)
+    before = file_sha256(model)
+    fit = recalibrate(model, model, games=6, seed=5, jobs=1)
+    assert fit["games"] == 6 and fit["decisions"] > 100 and fit["ece_after"] <= fit["ece_before"] + 1e-9
+    card = json.loads(model.with_suffix(".json").read_text())
+    assert card["sha256"] == file_sha256(model) != before
+    assert card["training"]["recalibration"]["a"] == fit["a"]
+    kept = json.loads(sidecar(model).read_text())
+    assert kept["model_sha256"] == file_sha256(model) and kept["carried_from"]["model_sha256"] == before
+    assert kept["hand_values"] == json.loads(sidecar(default_model_path()).read_text())["hand_values"]
+
+
+def test_a_graph_without_the_value_scaling_is_refused_and_nothing_written(tmp_path):
+    model = shipped_copy(tmp_path)
+    proto = onnx.load(str(model))
+    for node in proto.graph.node:
+        if node.op_type == "Sigmoid":
+            node.op_type = "Relu"
+    onnx.save(proto, str(model))
+    with pytest.raises(ModelError, match="export it again"):
+        rescale(model, tmp_path / "out.onnx", 1.1, 0.0, "no")
+    assert not (tmp_path / "out.onnx").exists()
+
+
+def test_export_of_an_onnx_model_needs_calibrate(tmp_path, capsys):
+    assert main(["export", str(shipped_copy(tmp_path))]) == 2
+    assert "--calibrate GAMES" in capsys.readouterr().err
+
+
+def test_card_update_replaces_the_result_it_repeats_and_adds_a_new_one(tmp_path):
+    from cuarenta_tutor.training.card import main as card_main
+
+    model = shipped_copy(tmp_path)
+    card = json.loads(model.with_suffix(".json").read_text())
+    expert = next(a for a in card["arena"] if a["opponent"] == "expert")
+    again = {"b": {"policy": "expert"}, "a": {"reliability": [{"low": 0.0}]}, "games": expert["games"],
+             "pairs": expert["pairs"], "win_rate": 0.5, "ci_low": 0.4, "ci_high": 0.6, "mean_point_diff": 0.0,
+             "rules": "standard", "seed": expert["seed"], "players": 2, "ece": 0.001}
+    (tmp_path / "a.json").write_text("progress...\n" + json.dumps(again))
+    (tmp_path / "b.json").write_text(json.dumps({**again, "rules": "pagat", "seed": 9}))
+    rescale(model, model, 1.2, 0.0, "test")  # the file changed since its card was written
+    assert card_main(["--update", str(model), str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 0
+    after = json.loads(model.with_suffix(".json").read_text())
+    assert len(after["arena"]) == len(card["arena"]) + 1 and after["sha256"] == file_sha256(model)
+    mine = [a for a in after["arena"] if a["opponent"] == "expert" and a["rules"] == "standard"]
+    assert len(mine) == 1 and mine[0]["win_rate"] == 0.5 and mine[0]["calibration"]["ece"] == 0.001
+    assert after["arena"][-1]["command"].endswith("--rules pagat --calibration --json")
