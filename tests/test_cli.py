@@ -168,9 +168,14 @@ def test_ctrl_c_stops_a_command_with_a_line_not_a_traceback():
 
     proc = subprocess.Popen([sys.executable, "-m", "cuarenta_tutor.cli", "bench", "engine", "--games", "1000000"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
-    time.sleep(2.0)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        time.sleep(2.0)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:  # a failure never leaves a million games running
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130 and "Traceback" not in err and err.strip() == "cuarenta-tutor bench: stopped"
 
 
