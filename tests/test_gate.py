@@ -67,6 +67,9 @@ def test_train_from_the_shipped_model_gated_and_promoted_only_if_accepted(tmp_pa
     assert "started from the weights of" in done.stderr and "gate: accepted" in done.stdout
     card = json.loads((tmp_path / "run" / "best.json").read_text())
     assert card["gates"][-1]["accepted"] and card["gates"][-1]["previous"] == str(weak)
+    assert card["training"]["command"] == (f"cuarenta-tutor train --config {config} --out {tmp_path / 'run'} "
+                                           f"--init-from {default_model_path()} --gate 20 --gate-against {weak} "
+                                           f"--promote {destination}")  # this run's, not the shipped model's
     assert destination.read_bytes() == (tmp_path / "run" / "best.onnx").read_bytes()  # promoted
     refused = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "train", "--out", str(tmp_path / "r2"),
                               "--promote", str(destination)], capture_output=True, text=True, timeout=120)

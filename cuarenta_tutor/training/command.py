@@ -143,6 +143,17 @@ def run_training_command(args) -> int:
     return run_gate(args) if args.gate else 0
 
 
+def train_command(args) -> str:
+    """The `train` command line that made this run (for its card), without --resume."""
+    words = ["cuarenta-tutor train"]
+    for flag, value in (("--config", args.config), ("--steps", args.steps), ("--out", args.out),
+                        ("--seed", args.seed), ("--workers", args.workers), ("--init-from", args.init_from),
+                        ("--gate", args.gate), ("--gate-against", args.gate_against), ("--promote", args.promote)):
+        if value is not None:
+            words.append(f"{flag} {value}")
+    return " ".join(words)
+
+
 def run_gate(args) -> int:
     """Export the run's best checkpoint and gate it (training/gate.py); promote it only if it passed."""
     import json
@@ -160,7 +171,9 @@ def run_gate(args) -> int:
     candidate = export(best, Path(args.out) / "best.onnx")
     card = candidate.with_suffix(".json")
     card.write_text(json.dumps(build_card(best, candidate, [], note="a generation gated by cuarenta-tutor train "
-                                          "--gate"), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+                                          "--gate", command=train_command(args),
+                                          export_command=f"cuarenta-tutor export {best} --out {candidate}"),
+                               indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     previous = args.gate_against or args.init_from or default_model_path()
     from .config import Config, load_checkpoint
     from .evaluate import kinds_of
