@@ -101,3 +101,13 @@ def test_card_update_replaces_the_result_it_repeats_and_adds_a_new_one(tmp_path)
     mine = [a for a in after["arena"] if a["opponent"] == "expert" and a["rules"] == "standard"]
     assert len(mine) == 1 and mine[0]["win_rate"] == 0.5 and mine[0]["calibration"]["ece"] == 0.001
     assert after["arena"][-1]["command"].endswith("--rules pagat --calibration --json")
+
+
+def test_export_recalibrates_into_the_persons_models_folder_and_leaves_the_source(tmp_path, user_data, capsys):
+    model = shipped_copy(tmp_path)
+    before = model.read_bytes()
+    assert main(["export", str(model), "--calibrate", "4", "--calibrate-seed", "3"]) == 0
+    written = user_data / "models" / "model-recalibrated.onnx"
+    assert written.exists() and f"wrote {written}" in capsys.readouterr().out
+    assert model.read_bytes() == before and written.read_bytes() != before
+    assert json.loads(written.with_suffix(".json").read_text())["sha256"] == file_sha256(written)

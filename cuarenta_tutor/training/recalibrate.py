@@ -53,6 +53,7 @@ def rescale(model, out, a2: float, b2: float, note: str) -> tuple[float, float]:
         entry = meta.get(key) or proto.metadata_props.add()
         entry.key, entry.value = key, value
     out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp.onnx")
     onnx.save(proto, str(tmp))
     try:
