@@ -4,11 +4,10 @@ import json
 import shutil
 
 import numpy as np
-import onnxruntime as ort
 import pytest
 
 from cuarenta_tutor.agents.onnx_contract import ModelError
-from cuarenta_tutor.agents.onnx_policy import default_model_path, file_sha256
+from cuarenta_tutor.agents.onnx_policy import default_model_path, file_sha256, load_session
 from cuarenta_tutor.analysis.values import sidecar
 from cuarenta_tutor.arena.stats import platt
 from cuarenta_tutor.cli import main
@@ -28,9 +27,7 @@ def shipped_copy(tmp_path):
 
 
 def outputs(path, feeds):
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    session, _ = load_session(path)
     return [session.run(None, feed) for feed in feeds]
 
 

@@ -136,19 +136,13 @@ def check_parity(net, path, hidden: int, steps: int = 50, atol: float = 1e-5, se
 def calibrate(checkpoint, out, games: int = 400, seed: int = 777, jobs: int = 2) -> dict:
     """Export, play `games` against the expert (seeds apart from the evaluation's), fit Platt scaling on
     the values of every decision, and export again with it. Returns a, b and the fit's ECE before/after."""
-    from ..arena import run_match
-    from ..arena.stats import fit_platt, platt, reliability
+    from .recalibrate import fit_scaling
 
     raw = Path(out).with_suffix(".uncalibrated.onnx")
     export(checkpoint, raw)
     try:
-        results = run_match(f"onnx:{raw}", "expert", games, jobs=jobs, seed=seed)
+        a, b, fit = fit_scaling(raw, games, seed, jobs)
     finally:
         raw.unlink(missing_ok=True)
-    pairs = [vw for r in results for vw in r.a.values]
-    values, outcomes = [v for v, _ in pairs], [w for _, w in pairs]
-    a, b = fit_platt(values, outcomes)
     export(checkpoint, out, calibration=(a, b))
-    after = reliability([platt(v, a, b) for v in values], outcomes)[1]
-    return {"a": round(a, 6), "b": round(b, 6), "games": games, "seed": seed, "decisions": len(values),
-            "ece_before": round(reliability(values, outcomes)[1], 4), "ece_after": round(after, 4)}
+    return fit

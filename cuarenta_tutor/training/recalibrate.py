@@ -67,16 +67,11 @@ def rescale(model, out, a2: float, b2: float, note: str) -> tuple[float, float]:
 
 def check_same_policy(before, after, a2: float, b2: float, steps: int = 30, seed: int = 0) -> None:
     """The two models give the same probabilities and memories, and values related by the second scaling."""
-    import onnxruntime as ort
-
+    from ..agents.onnx_policy import load_session
     from ..arena.stats import platt
 
-    sessions = []
-    for path in (before, after):
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
-        sessions.append(ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"]))
-    hidden = sessions[0].get_inputs()[2].shape[-1]
+    (first, hidden), (second, _) = load_session(before), load_session(after)
+    sessions = (first, second)
     rng = np.random.default_rng(seed)
     h = c = np.zeros((1, 3, hidden), np.float32)
     for _ in range(steps):
@@ -110,23 +105,29 @@ def carry_sidecar(model, out, model_sha: str) -> bool:
     return True
 
 
+def fit_scaling(model, games: int, seed: int, jobs: int = 2) -> tuple[float, float, dict]:
+    """Play `model` (an ONNX file) against the expert over `games` and fit Platt scaling on the values of every
+    decision: (a, b, {"a", "b" rounded, "games", "seed", "decisions", "ece_before", "ece_after"})."""
+    from ..arena import run_match
+    from ..arena.stats import fit_platt, platt, reliability
+
+    results = run_match(f"onnx:{model}", "expert", games, jobs=jobs, seed=seed)
+    pairs = [vw for r in results for vw in r.a.values]
+    values, outcomes = [v for v, _ in pairs], [w for _, w in pairs]
+    a, b = fit_platt(values, outcomes)
+    return a, b, {"a": round(a, 6), "b": round(b, 6), "games": games, "seed": seed, "decisions": len(values),
+                  "ece_before": round(reliability(values, outcomes)[1], 4),
+                  "ece_after": round(reliability([platt(v, a, b) for v in values], outcomes)[1], 4)}
+
+
 def recalibrate(model, out, games: int = 4000, seed: int = 777, jobs: int = 2) -> dict:
     """Play `model` against the expert over `games` (seeds apart from the evaluation's), fit a second Platt
     scaling on the values of every decision, and write the rescaled model to `out` (it may be `model`). Its card
     beside `out`, where there is one, gets the new sha256 and size and the fit under training.recalibration."""
-    from ..arena import run_match
-    from ..arena.stats import fit_platt, platt, reliability
-
     model_sha = file_sha256(model)
-    results = run_match(f"onnx:{model}", "expert", games, jobs=jobs, seed=seed)
-    pairs = [vw for r in results for vw in r.a.values]
-    values, outcomes = [v for v, _ in pairs], [w for _, w in pairs]
-    a2, b2 = fit_platt(values, outcomes)
-    note = f"refitted on {games} games against the expert, seed {seed}"
-    a, b = rescale(model, out, a2, b2, note)
-    fit = {"a": round(a, 6), "b": round(b, 6), "refit": [round(a2, 6), round(b2, 6)], "games": games, "seed": seed,
-           "decisions": len(values), "ece_before": round(reliability(values, outcomes)[1], 4),
-           "ece_after": round(reliability([platt(v, a2, b2) for v in values], outcomes)[1], 4)}
+    a2, b2, found = fit_scaling(model, games, seed, jobs)
+    a, b = rescale(model, out, a2, b2, f"refitted on {games} games against the expert, seed {seed}")
+    fit = {**found, "a": round(a, 6), "b": round(b, 6), "refit": [found["a"], found["b"]]}
     carry_sidecar(model, out, model_sha)
     source = Path(model).with_suffix(".json")
     card_path = Path(out).with_suffix(".json")
