@@ -120,7 +120,7 @@ def bench_agent(model, count: int, seed: int) -> dict:
     import numpy as np
 
     from .agents.onnx_policy import OnnxPolicy
-    from .encoding import N_ACTIONS, OBS_SIZE
+    from .encoding import N_ACTIONS
 
     policy = OnnxPolicy(model)
     positions = sample_positions(count, seed)
@@ -135,7 +135,7 @@ def bench_agent(model, count: int, seed: int) -> dict:
            "decision_median_ms": round(1000 * times[len(times) // 2], 4),
            "decision_p95_ms": round(1000 * times[int(0.95 * (len(times) - 1))], 4)}
     for batch in (1, 256):
-        obs = np.random.default_rng(0).random((batch, OBS_SIZE), dtype=np.float32)
+        obs = np.random.default_rng(0).random((batch, policy.width), dtype=np.float32)
         mask = np.ones((batch, N_ACTIONS), dtype=bool)
         h = np.zeros((1, batch, policy.hidden), np.float32)
         reps, start = 0, time.perf_counter()

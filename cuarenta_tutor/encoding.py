@@ -42,6 +42,18 @@ never reach the vector (tests reshuffle them and compare).
 | 103       | 1    | rules: leftovers go to the last capturer                     | 0/1             |
 | 104       | 1    | rules: 4 players                                             | 0/1             |
 | 105       | 1    | game over                                                    | 0/1             |
+| 106-635   | 530  | for each of the 53 actions, 10 move features (below)         | see below       |
+
+The move features (encoding version 2) are filled only for the seat on turn, and only for its legal
+actions (action a at 106 + 10a): what the expert (agents/expert.py) reckons of the move from what
+the seat may know (another seat's ronda counts as not announced: its rank, and so a caída's bonus on
+it, is secret). 0: legal (1); 1: points scored now / 4; 2: cards taken, the played one included,
+/ 10; 3: their worth in the cartón race / 4; 4: the threat, what the next player can expect to take
+back from the table left / 4; 5: a trail keeping a card of its rank in hand (0/1); 6: wins the game
+(0/1); 7: empties the table (0/1); 8: cards left on the table / 10; 9: the expert's whole estimate
+in points / 4, clipped to [-5, 5]. A network reads these for each move beside the state, so it
+need not work out alone what every move takes and leaves. Version 1 (slots 0-105 only) is still
+read, for older models.
 """
 
 from __future__ import annotations
@@ -54,10 +66,18 @@ import numpy as np
 from .engine import CARTON_CARDS, N_ACTIONS, TARGET_SCORE, Rules, State, legal_actions
 from .engine.cards import DECK_SIZE
 
-ENCODING_VERSION = 1
-OBS_SIZE = 106
+ENCODING_VERSION = 2
+BASE_SIZE = 106
+"""Slots 0-105: the state (encoding version 1 has only these)."""
+MOVE_FEATURES = 10
+OBS_SIZE = BASE_SIZE + N_ACTIONS * MOVE_FEATURES
+SIZES = {1: BASE_SIZE, 2: OBS_SIZE}
+"""The observation size of each encoding version this code reads."""
+MOVE_BOUNDS = ((0, 1), (0, 5), (0, 4), (0, 4), (0, 40), (0, 1), (0, 1), (0, 1), (0, 4), (-5, 5))
+"""The range of each move feature (the threat / 4 passes 25 when the next player may win the game)."""
 
-__all__ = ["ENCODING_VERSION", "OBS_SIZE", "N_ACTIONS", "encode", "encode_into", "legal_mask", "INDEX_MAP"]
+__all__ = ["ENCODING_VERSION", "OBS_SIZE", "BASE_SIZE", "MOVE_FEATURES", "MOVE_BOUNDS", "SIZES", "N_ACTIONS", "encode",
+           "encode_into", "legal_mask", "INDEX_MAP"]
 
 INDEX_MAP = [line.strip("| ").split("|")[0].strip() for line in __doc__.splitlines()
              if line.startswith("| ") and line[2].isdigit()]
@@ -85,7 +105,8 @@ def _rules_tail(rules) -> tuple:
 
 
 def encode_into(out: np.ndarray, state: State, seat: int) -> np.ndarray:
-    """Fill `out` (float32, OBS_SIZE) with the observation of `state` from `seat`; returns `out`.
+    """Fill `out` (float32, a size of SIZES: OBS_SIZE, or BASE_SIZE for encoding version 1) with the
+    observation of `state` from `seat`; returns `out`.
 
     The vector is built as a Python list and written once with struct: numpy item writes cost far
     more, and training encodes two observations per play."""
@@ -129,14 +150,36 @@ def encode_into(out: np.ndarray, state: State, seat: int) -> np.ndarray:
     v[92] = float(not state.table)
     v += _rules_tail(state.rules)
     v.append(float(state.winner >= 0))
+    if out.shape[-1] > BASE_SIZE:
+        v += _move_features(state) if state.turn == seat and state.winner < 0 else _ZEROS_MOVES
     if out.dtype == np.float32 and out.flags.c_contiguous:
-        _PACK.pack_into(out, 0, *v)
+        (_PACK if len(v) == OBS_SIZE else _PACK_BASE).pack_into(out, 0, *v)
     else:
         out[:] = v
     return out
 
 
+def _move_features(state: State) -> list:
+    """Slots 106-635: the move features of every legal action of the seat on turn."""
+    from .agents.expert import move_terms  # the expert imports the engine only; imported late to keep it so
+
+    seat = state.turn
+    if any(r >= 0 for s, r in enumerate(state.rondas) if s != seat):
+        # Another seat's ronda rank is secret (only that it was announced is known): a caída on it would score
+        # its bonus, which the seat on turn cannot count on.
+        state = state._replace(rondas=tuple(r if s == seat else -1 for s, r in enumerate(state.rondas)))
+    v = [0.0] * (N_ACTIONS * MOVE_FEATURES)
+    for a, t in move_terms(state).items():
+        i = a * MOVE_FEATURES
+        v[i:i + MOVE_FEATURES] = (1.0, t.points / 4, t.cards / 10, t.carton / 4, t.threat / 4, float(t.keep > 0),
+                                  float(t.won), float(t.limpia), t.table_left / 10,
+                                  min(5.0, max(-5.0, t.value / 4)))
+    return v
+
+
 _PACK = struct.Struct(f"={OBS_SIZE}f")
+_PACK_BASE = struct.Struct(f"={BASE_SIZE}f")
+_ZEROS_MOVES = [0.0] * (N_ACTIONS * MOVE_FEATURES)
 _ZEROS_50_92 = [0.0] * 43
 """Slots 50-92, filled in place by encode_into."""
 

@@ -78,7 +78,7 @@ def positions(count, seed=3):
     return out
 
 
-@pytest.mark.parametrize("name", ["search:6", "expert"])
+@pytest.mark.parametrize("name", ["search:6", "expert", "onnx"])
 def test_choice_ignores_the_hidden_cards(name):
     rng = random.Random(7)
     changed_worlds = 0
@@ -228,6 +228,24 @@ def test_shipped_model_card_matches_the_model():
     card = json.loads(Path(str(model).replace(".onnx", ".json")).read_text())
     assert card["sha256"] == file_sha256(model)
     assert model.stat().st_size < 5 * 1024 * 1024
+
+
+def test_a_model_of_encoding_version_1_still_plays():
+    # generation 1 reads the state alone (106 numbers); the shipped model reads each move's features too
+    old = OnnxPolicy(default_model_path().parent / "generations" / "gen1.onnx")
+    assert (old.encoding, old.width) == (1, 106) and OnnxPolicy().width > old.width
+
+    checked = []
+
+    def check(state, decision):
+        if decision.model_id == old.model_id:
+            assert decision.action in legal_actions(state) and 0.0 <= decision.value <= 1.0
+            checked.append(decision)
+
+    for g in range(6):
+        policies = [old, make_policy("expert")] if g % 2 == 0 else [make_policy("expert"), old]
+        assert play(policies, preset("standard"), 900 + g, check).winner in (0, 1)
+    assert len(checked) > 100
 
 
 def test_shipped_model_never_picks_an_illegal_move_over_300_seeded_games():

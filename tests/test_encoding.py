@@ -7,7 +7,19 @@ import pytest
 from helpers import reshuffled
 
 from cuarenta_tutor.agents import ExpertPolicy
-from cuarenta_tutor.encoding import ENCODING_VERSION, INDEX_MAP, N_ACTIONS, OBS_SIZE, encode, encode_into, legal_mask
+from cuarenta_tutor.agents.expert import move_terms, move_values
+from cuarenta_tutor.encoding import (
+    BASE_SIZE,
+    ENCODING_VERSION,
+    INDEX_MAP,
+    MOVE_FEATURES,
+    N_ACTIONS,
+    OBS_SIZE,
+    SIZES,
+    encode,
+    encode_into,
+    legal_mask,
+)
 from cuarenta_tutor.engine import (
     Dealer,
     determinize,
@@ -19,7 +31,8 @@ from cuarenta_tutor.engine import (
 
 
 def test_layout_is_documented():
-    assert OBS_SIZE == 106 and N_ACTIONS == 53 and ENCODING_VERSION >= 1
+    assert BASE_SIZE == 106 and N_ACTIONS == 53 and ENCODING_VERSION == 2
+    assert SIZES == {1: 106, 2: 106 + 53 * MOVE_FEATURES} and OBS_SIZE == SIZES[ENCODING_VERSION]
     covered = set()
     for entry in INDEX_MAP:
         low, _, high = entry.partition("-")
@@ -89,3 +102,34 @@ def test_every_kind_of_buffer_gets_the_same_vector(players):
                 encode_into(out, state, seat)
                 assert np.allclose(out, want, atol=1e-7)
             assert not batch[0].any() and not batch[2].any()
+
+
+def test_move_features_are_the_experts_reckoning_of_each_legal_move():
+    # South holds a 7 and a 5: the 7 takes the 7 just trailed (a caída, 2 points) and empties the table (a
+    # limpia, 2 more); trailing the 5 leaves two cards for North.
+    state = make_position(hands=[["7", "5"], ["A", "2"]], table=["7"], turn=0, trailed="7")
+    v = encode(state, 0)
+    moves = v[BASE_SIZE:].reshape(N_ACTIONS, MOVE_FEATURES)
+    legal = set(legal_actions(state))
+    assert set(np.flatnonzero(moves[:, 0])) == legal
+    assert not moves[[a for a in range(N_ACTIONS) if a not in legal]].any()
+    terms, values = move_terms(state), move_values(state)
+    take = next(a for a in legal if terms[a].cards)
+    assert moves[take, 1] == pytest.approx(terms[take].points / 4) and terms[take].points == 4
+    assert moves[take, 7] == 1.0 and moves[take, 8] == 0.0 and moves[take, 2] == pytest.approx(0.2)
+    for a in legal:
+        assert moves[a, 9] == pytest.approx(max(-5, min(5, values[a] / 4)), abs=1e-6)
+        assert moves[a, 4] == pytest.approx(terms[a].threat / 4, abs=1e-6)
+    # the seat not on turn sees no move features, and a version-1 buffer gets the state slots alone
+    assert not encode(state, 1)[BASE_SIZE:].any()
+    short = np.zeros(SIZES[1], np.float32)
+    assert np.array_equal(encode_into(short, state, 0), v[:BASE_SIZE])
+
+
+def test_a_reused_buffer_drops_the_last_turns_move_features():
+    state = game_states(1)[0]
+    buf = np.zeros(OBS_SIZE, np.float32)
+    encode_into(buf, state, state.turn)
+    assert buf[BASE_SIZE:].any()
+    encode_into(buf, state, 1 - state.turn)
+    assert not buf[BASE_SIZE:].any()

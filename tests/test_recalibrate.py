@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from cuarenta_tutor.agents.onnx_contract import ModelError
-from cuarenta_tutor.agents.onnx_policy import default_model_path, file_sha256, load_session
+from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256, load_session
 from cuarenta_tutor.analysis.values import sidecar
 from cuarenta_tutor.arena.stats import platt
 from cuarenta_tutor.cli import main
-from cuarenta_tutor.encoding import N_ACTIONS, OBS_SIZE
+from cuarenta_tutor.encoding import N_ACTIONS
 from cuarenta_tutor.training.recalibrate import recalibrate, rescale
 
 onnx = pytest.importorskip("onnx")
@@ -35,7 +35,8 @@ def test_rescaling_keeps_the_policy_and_composes_the_value(tmp_path):
     model = shipped_copy(tmp_path)
     out = tmp_path / "out.onnx"
     rng = np.random.default_rng(3)
-    feeds = [{"obs": rng.random((4, OBS_SIZE), dtype=np.float32), "mask": rng.random((4, N_ACTIONS)) < 0.3,
+    width = OnnxPolicy(model).width
+    feeds = [{"obs": rng.random((4, width), dtype=np.float32), "mask": rng.random((4, N_ACTIONS)) < 0.3,
               "h": rng.normal(size=(1, 4, 128)).astype(np.float32), "c": np.zeros((1, 4, 128), np.float32)}
              for _ in range(5)]
     a, b = rescale(model, out, 1.5, -0.2, "a test")

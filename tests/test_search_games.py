@@ -10,8 +10,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from cuarenta_tutor.agents.onnx_policy import default_model_path  # noqa: E402
-from cuarenta_tutor.encoding import OBS_SIZE  # noqa: E402
+from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, default_model_path  # noqa: E402
 from cuarenta_tutor.training import search_games  # noqa: E402
 from cuarenta_tutor.training.search_games import Batches, SearchSettings, collect, load, search_distribution  # noqa: E402
 
@@ -28,7 +27,7 @@ def test_the_search_distribution_favours_the_better_moves_and_sums_to_one():
 def test_a_search_game_labels_legal_moves_and_keeps_every_seats_view(players):
     game = search_games.play_game(default_model_path(), "standard", players, 3, FAST)
     n = len(game["mover"])
-    assert game["obs"].shape == (n, players, OBS_SIZE) and game["legal"].shape[0] == n
+    assert game["obs"].shape == (n, players, OnnxPolicy(default_model_path()).width) and game["legal"].shape[0] == n
     assert sorted(game["outcome"].tolist()) == [0.0] * (players // 2) + [1.0] * (players // 2)
     assert game["outcome"][0] == game["outcome"][players - 2]  # partners (or the same seat) share the result
     labelled = game["labelled"]
@@ -74,7 +73,7 @@ def test_training_on_the_search_games_moves_the_policy_toward_the_search(tmp_pat
 
     collect(default_model_path(), tmp_path / "games", 10, seed=4, settings=SearchSettings(worlds=4, share=1.0))
     batches = Batches(load(tmp_path / "games"), seed=0)
-    cfg = Config(hidden=32, feature=64, strategy=32)
+    cfg = Config(hidden=32, feature=64, strategy=32, encoding=OnnxPolicy(default_model_path()).encoding)
     torch.manual_seed(0)
     net = build_net(cfg)
     optimizer = torch.optim.Adam(net.parameters(), lr=3e-3)

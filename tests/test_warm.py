@@ -7,20 +7,27 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
+from cuarenta_tutor.agents.expert import move_values  # noqa: E402
 from cuarenta_tutor.agents.onnx_contract import ModelError  # noqa: E402
-from cuarenta_tutor.agents.onnx_policy import default_model_path, load_session  # noqa: E402
-from cuarenta_tutor.encoding import N_ACTIONS, OBS_SIZE  # noqa: E402
-from cuarenta_tutor.training.model import ActorCritic  # noqa: E402
+from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, default_model_path, load_session  # noqa: E402
+from cuarenta_tutor.encoding import N_ACTIONS, OBS_SIZE, SIZES, encode, legal_mask  # noqa: E402
+from cuarenta_tutor.engine import Dealer, preset  # noqa: E402
+from cuarenta_tutor.resources import data_dir  # noqa: E402
+from cuarenta_tutor.training.model import MOVE_PRIOR, ActorCritic  # noqa: E402
 from cuarenta_tutor.training.warm import load_into, sizes_from_onnx  # noqa: E402
 
+VERSION_1 = data_dir("models") / "generations" / "gen1.onnx"
+"""Generation 1, of encoding version 1 (the state alone), kept among the generations."""
 
-def test_the_network_rebuilt_from_the_shipped_graph_matches_onnxruntime():
-    path = default_model_path()
-    net = ActorCritic(OBS_SIZE, N_ACTIONS, **sizes_from_onnx(path))
+
+@pytest.mark.parametrize("path", [default_model_path(), VERSION_1], ids=["shipped", "version-1"])
+def test_the_network_rebuilt_from_the_graph_matches_onnxruntime(path):
+    width = OnnxPolicy(path).width
+    net = ActorCritic(width, N_ACTIONS, **sizes_from_onnx(path))
     load_into(net, path)
     session, hidden = load_session(path)
     rng = np.random.default_rng(0)
-    obs = rng.random((4, OBS_SIZE), dtype=np.float32)
+    obs = rng.random((4, width), dtype=np.float32)
     mask = rng.random((4, N_ACTIONS)) > 0.5
     h, c = (rng.standard_normal((1, 4, hidden)).astype(np.float32) for _ in range(2))
     probs, value, h_out, c_out = session.run(None, {"obs": obs, "mask": mask, "h": h, "c": c})
@@ -40,3 +47,30 @@ def test_a_file_that_is_not_an_exported_agent_is_refused(tmp_path):
     small = ActorCritic(OBS_SIZE, N_ACTIONS, feature=64, strategy=32, hidden=16)
     with pytest.raises(ModelError, match="does not fit this network"):
         load_into(small, default_model_path())
+
+
+def test_a_version_2_network_warm_started_from_a_version_1_model_adds_the_experts_estimate():
+    # Its move head starts at MOVE_PRIOR x the expert's points for each move: the old model's probabilities
+    # times exp(MOVE_PRIOR x points), renormalised, on real positions.
+    assert OnnxPolicy(VERSION_1).encoding == 1
+    old = ActorCritic(SIZES[1], N_ACTIONS, **sizes_from_onnx(VERSION_1))
+    new = ActorCritic(SIZES[2], N_ACTIONS, **sizes_from_onnx(VERSION_1))
+    load_into(old, VERSION_1)
+    load_into(new, VERSION_1)
+    dealer = Dealer(5)
+    state, _ = dealer.start(preset("standard"))
+    zero = torch.zeros(1, 1, 128)
+    checked = 0
+    while state.winner < 0 and checked < 12:
+        mask = torch.from_numpy(legal_mask(state))[None]
+        with torch.no_grad():
+            p_old = old.step(torch.from_numpy(encode(state, state.turn)[:SIZES[1]])[None], mask, zero, zero)[0][0]
+            p_new = new.step(torch.from_numpy(encode(state, state.turn))[None], mask, zero, zero)[0][0]
+        values = move_values(state)
+        legal = sorted(values)
+        mixed = np.array([np.log(float(p_old[a])) + MOVE_PRIOR * max(-20, min(20, values[a])) for a in legal])
+        mixed = np.exp(mixed - mixed.max())
+        assert np.allclose(mixed / mixed.sum(), [float(p_new[a]) for a in legal], atol=1e-4)
+        checked += len(legal) > 1
+        state, _ = dealer.play(state, legal[0])
+    assert checked >= 5

@@ -18,6 +18,8 @@ Ties go to the higher rank, then the lower action id.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..engine import (
     ACTION_KIND,
     ACTION_RANK,
@@ -63,6 +65,39 @@ class ExpertPolicy(BasePolicy):
 
 def move_values(state: State) -> dict[int, float]:
     """The expert's estimate, in game points, of every legal move for the seat on turn."""
+    return {a: t.value for a, t in move_terms(state).items()}
+
+
+@dataclass(frozen=True)
+class MoveTerms:
+    """The parts of the expert's estimate of one move (the network sees them too: encoding.py)."""
+
+    points: int
+    """Points the play scores now (caída, limpia, ronda-caída bonus...)."""
+    cards: int
+    """Cards it takes, the played card included (0 for a trail)."""
+    carton: float
+    """What those cards are worth in the cartón race (CARD_WEIGHT each, THRESHOLD_BONUS to reach 20)."""
+    threat: float
+    """What the next player can expect to take back from the table it leaves."""
+    keep: float
+    """A trail that keeps a card of the same rank in hand (0.1)."""
+    won: bool
+    """The play wins the game."""
+    limpia: bool
+    """The play empties the table."""
+    table_left: int
+    """Cards left on the table after the play."""
+
+    @property
+    def value(self) -> float:
+        if self.won:
+            return WIN + self.points
+        return self.points + self.carton - self.threat + self.keep
+
+
+def move_terms(state: State) -> dict[int, MoveTerms]:
+    """The parts of the expert's estimate of every legal move for the seat on turn."""
     seat = state.turn
     rules = state.rules
     n = rules.players
@@ -74,19 +109,17 @@ def move_values(state: State) -> dict[int, float]:
     my_card_weight = CARD_WEIGHT if below(mine, rules.carton_cutoff) or below(theirs, rules.carton_cutoff) else 0.0
     pile = len(state.piles[team])
     hand_ranks = [c >> 2 for c in state.hands[seat]]
-    values = {}
+    last_of_deal = len(state.hands[seat]) == 1 and all(len(h) == 0 for s, h in enumerate(state.hands) if s != seat)
+    terms = {}
     for a in legal_actions(state):
         events = play_events(state, a)  # never the next deal: its cards are not the expert's to see
         taken = next(e for e in events if isinstance(e, Played)).captured
         cards = len(taken) + 1 if taken else 0
         points = play_points(events)
         won = any(isinstance(e, GameWon) and e.team == team for e in events)
-        if won:
-            values[a] = WIN + points
-            continue
-        value = points + my_card_weight * cards
+        carton = my_card_weight * cards
         if cards and pile < CARTON_CARDS <= pile + cards and below(mine, rules.carton_cutoff):
-            value += THRESHOLD_BONUS
+            carton += THRESHOLD_BONUS
         r = ACTION_RANK[a]
         if ACTION_KIND[a] == TRAIL:
             table_after = state.table_packed + (1 << (4 * r))
@@ -96,22 +129,25 @@ def move_values(state: State) -> dict[int, float]:
             for c in taken:
                 table_after -= 1 << (4 * (c >> 2))
             trailed = -1
-        last_of_deal = len(state.hands[seat]) == 1 and all(
-            len(h) == 0 for s, h in enumerate(state.hands) if s != seat)
+        left = len(state.table) + 1 if ACTION_KIND[a] == TRAIL else len(state.table) - len(taken)
+        parts = dict(points=points, cards=cards, carton=carton, won=won, limpia=bool(taken) and left == 0,
+                     table_left=left)
+        if won:
+            terms[a] = MoveTerms(threat=0.0, keep=0.0, **parts)
+            continue
         if last_of_deal:
             if not state.stock:
-                values[a] = value  # the hand ends: nothing is left to defend
+                terms[a] = MoveTerms(threat=0.0, keep=0.0, **parts)  # the hand ends: nothing is left to defend
                 continue
             next_hand, trailed = CARDS_PER_DEAL, -1  # a fresh deal, and its first play is never a caída
         else:
             next_hand = len(state.hands[nxt])
         own_left = hand_ranks.copy()
         own_left.remove(r)
-        value -= threat(state, team, table_after, trailed, unseen, pool, next_hand)
-        if ACTION_KIND[a] == TRAIL and r in own_left:
-            value += 0.1  # keep the partner card: it may catch a card of that rank later
-        values[a] = value
-    return values
+        keep = 0.1 if ACTION_KIND[a] == TRAIL and r in own_left else 0.0  # the partner card may catch one later
+        terms[a] = MoveTerms(threat=threat(state, team, table_after, trailed, unseen, pool, next_hand), keep=keep,
+                             **parts)
+    return terms
 
 
 def threat(state: State, team: int, table: int, trailed: int, unseen, pool: int, hand: int) -> float:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..encoding import N_ACTIONS, OBS_SIZE, encode_into, legal_mask
+from ..encoding import N_ACTIONS, SIZES, encode_into, legal_mask
 from ..engine import State, apply, legal_actions
 from ..resources import data_dir
 from .base import BasePolicy, Decision
@@ -53,7 +53,7 @@ def load_session(path):
     except Exception as err:  # onnxruntime raises its own exception types for unreadable files
         raise ModelError(f"{path} is not a usable ONNX model (damaged or truncated?): "
                          f"{str(err).splitlines()[0][:200]}. Replace it with the shipped one, or {REEXPORT}") from None
-    hidden = check_metadata(session.get_modelmeta().custom_metadata_map, str(path))
+    hidden, width = check_metadata(session.get_modelmeta().custom_metadata_map, str(path))
     inputs = session.get_inputs()
     names = [i.name for i in inputs]
     if names != ["obs", "mask", "h", "c"]:
@@ -61,7 +61,7 @@ def load_session(path):
     graph_hidden = inputs[2].shape[-1]
     if not 0 < hidden <= MAX_HIDDEN or (isinstance(graph_hidden, int) and graph_hidden != hidden):
         raise ModelError(f"{path} says its hidden_size is {hidden}, but its graph takes {graph_hidden}; {REEXPORT}")
-    check_outputs(session, hidden, path)
+    check_outputs(session, hidden, width, path)
     return session, hidden
 
 
@@ -69,9 +69,14 @@ MAX_HIDDEN = 4096
 """The largest LSTM memory a model may ask for (the shipped one has 128)."""
 
 
-def check_outputs(session, hidden: int, path) -> None:
+def obs_width(session) -> int:
+    """The observation size a (checked) model reads: that of its encoding version."""
+    return check_metadata(session.get_modelmeta().custom_metadata_map, "")[1]
+
+
+def check_outputs(session, hidden: int, width: int, path) -> None:
     """One step on an empty observation: the outputs must have the contract's shapes and be finite numbers."""
-    obs = np.zeros((2, OBS_SIZE), np.float32)
+    obs = np.zeros((2, width), np.float32)
     mask = np.ones((2, N_ACTIONS), dtype=bool)
     zero = np.zeros((1, 2, hidden), np.float32)
     try:
@@ -97,7 +102,11 @@ class OnnxPolicy(BasePolicy):
         self.model_id = file_sha256(self.path)
         self.temperature = temperature
         self.name = "onnx" if path is None else f"onnx:{self.path}"
-        self._obs = np.zeros((1, OBS_SIZE), np.float32)
+        self.width = obs_width(self.session)
+        """The observation size of the model's encoding version."""
+        self.encoding = next(v for v, size in SIZES.items() if size == self.width)
+        """The model's encoding version (encoding.py)."""
+        self._obs = np.zeros((1, self.width), np.float32)
         self.reset(0)
 
     def reset(self, seat: int, seed: int | None = None) -> None:
@@ -138,7 +147,7 @@ class OnnxPolicy(BasePolicy):
     def after_values(self, state: State, legal, h, c) -> dict[int, float]:
         """Win probability after each legal move, from this seat's side (one batched call)."""
         afters = [apply(state, a)[0] for a in legal]
-        obs = np.zeros((len(legal), OBS_SIZE), np.float32)
+        obs = np.zeros((len(legal), self.width), np.float32)
         for i, after in enumerate(afters):
             encode_into(obs[i], after, self.seat)
         mask = np.ones((len(legal), N_ACTIONS), dtype=bool)

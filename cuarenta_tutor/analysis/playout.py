@@ -64,12 +64,15 @@ class Playouts:
     state awaiting the next hand's first deal), e.g. `HandValues.win`; lanes then stop there. Without it
     they stop after that deal and the critic values them."""
 
-    def __init__(self, run, hidden: int, horizon: str = "deal", max_plies: int = 400, leaf=None, leaf_error=None):
+    def __init__(self, run, hidden: int, horizon: str = "deal", max_plies: int = 400, leaf=None, leaf_error=None,
+                 width: int = OBS_SIZE):
         if horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, not {horizon!r}")
         self.run, self.hidden, self.horizon, self.max_plies = run, hidden, horizon, max_plies
         self.leaf = leaf if horizon == "hand" else None
         self.leaf_error = leaf_error
+        self.width = width
+        """The observation size of the network's encoding version."""
         """`leaf_error(state)`: the standard error of `leaf` there (e.g. `HandValues.error`)."""
 
     @property
@@ -93,7 +96,7 @@ class Playouts:
         open_ = [i for i, lane in enumerate(lanes) if lane.value is None]
         while open_:
             rows = len(open_) * n
-            obs = np.zeros((rows, OBS_SIZE), np.float32)
+            obs = np.zeros((rows, self.width), np.float32)
             mask = np.ones((rows, N_ACTIONS), dtype=bool)
             for k, i in enumerate(open_):
                 state = lanes[i].state

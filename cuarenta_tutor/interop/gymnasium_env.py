@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..agents import make_policy
-from ..encoding import N_ACTIONS, OBS_SIZE, encode, legal_mask
+from ..encoding import BASE_SIZE, MOVE_BOUNDS, N_ACTIONS, OBS_SIZE, encode, legal_mask
 from ..engine import Dealer, IllegalMove, State, legal_actions, preset, render
 from ..play.table import Table
 
@@ -37,11 +37,14 @@ SEED_RANGE = 2**31
 
 
 def observation_space() -> spaces.Dict:
-    """The space of `observation`: the encoding (0..1, the scores up to SCORE_HIGH) and the int8 action mask."""
-    high = np.ones(OBS_SIZE, dtype=np.float32)
+    """The space of `observation`: the encoding (0..1, the scores up to SCORE_HIGH, the move features in
+    MOVE_BOUNDS) and the int8 action mask."""
+    low, high = np.zeros(OBS_SIZE, dtype=np.float32), np.ones(OBS_SIZE, dtype=np.float32)
     high[SCORE_SLOTS] = SCORE_HIGH
+    low[BASE_SIZE:] = np.tile([lo for lo, _ in MOVE_BOUNDS], N_ACTIONS)
+    high[BASE_SIZE:] = np.tile([hi for _, hi in MOVE_BOUNDS], N_ACTIONS)
     return spaces.Dict({
-        "observation": spaces.Box(np.zeros(OBS_SIZE, dtype=np.float32), high, dtype=np.float32),
+        "observation": spaces.Box(low, high, dtype=np.float32),
         "action_mask": spaces.Box(0, 1, (N_ACTIONS,), dtype=np.int8),
     })
 

@@ -156,6 +156,11 @@ def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr, backend:
         from .search_games import Batches, load
 
         distill = Batches(load(cfg.distill_data), cfg.seed)
+        if distill.width != net.obs_size:
+            raise ValueError(f"the search's games in {cfg.distill_data} hold observations of size {distill.width}, "
+                             f"but encoding version {cfg.encoding} has {net.obs_size}: play them again with "
+                             "`cuarenta-tutor search-games` on a model of this encoding, or set \"encoding\" in "
+                             "the config to theirs")
         print(f"expert iteration: {len(distill.streams):,} seat sequences from {cfg.distill_data}", file=log)
     rollouts = Rollouts(cfg, progress["updates"], backend, address)
     buf = rollouts.buffers

@@ -98,6 +98,7 @@ def build_card(checkpoint, model, arenas: list[dict], note: str = "", bench: dic
     its generations (and itself) are kept in `generations`, oldest first."""
     ckpt = load_checkpoint(checkpoint)
     progress, config = ckpt.get("progress", {}), ckpt["config"]
+    version = config.get("encoding", 1)  # checkpoints from before version 2 do not name theirs
     model = Path(model)
     results = [arena_entry(a) for a in arenas]
     return {
@@ -105,12 +106,13 @@ def build_card(checkpoint, model, arenas: list[dict], note: str = "", bench: dic
         "file": model.name,
         "sha256": file_sha256(model),
         "size_bytes": model.stat().st_size,
-        "architecture": {"kind": "actor-critic: feature MLP -> strategy MLP -> LSTM -> actor + critic",
+        "architecture": {"kind": "actor-critic: feature MLP -> strategy MLP -> LSTM -> actor + critic"
+                                 + (" + move head over each move's features" if version > 1 else ""),
                          "feature": config["feature"], "strategy": config["strategy"], "hidden": config["hidden"],
-                         "obs_size": encoding.OBS_SIZE, "n_actions": encoding.N_ACTIONS,
+                         "obs_size": encoding.SIZES[version], "n_actions": encoding.N_ACTIONS,
                          "value": "sigmoid of the critic: probability that the seat's team wins the game"},
-        "encoding_version": encoding.ENCODING_VERSION,
-        "encoding": encoding_table(),
+        "encoding_version": version,
+        "encoding": encoding_table() if version > 1 else encoding_table()[:-1],  # the last row: move features
         "training": {"command": command, "export": export_command or EXPORT_COMMAND.format(name=Path(checkpoint).name),
                      "config": config, "seed": config["seed"], "steps": progress.get("steps"),
                      "updates": progress.get("updates"), "wall_time_s": round(progress.get("seconds", 0), 1),

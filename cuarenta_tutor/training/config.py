@@ -59,6 +59,9 @@ class Config:
     mix: dict = field(default_factory=dict)
     """Chance of each rules preset and player count for a new game, as {"standard": 0.4, "standard/4": 0.4,
     "pagat": 0.2} ("/4": 2 v 2). Empty: `rules`, 1 v 1 only. Evaluations and gates play every entry."""
+    encoding: int = 2
+    """The observation's encoding version (encoding.py): 2 adds each move's features and the network's move head;
+    1, the state alone (models before 2026-11)."""
     feature: int = 256
     strategy: int = 128
     hidden: int = 128
@@ -106,6 +109,10 @@ class Config:
         if not self.pool or min(self.pool.values()) < 0 or sum(self.pool.values()) <= 0:
             raise ValueError("pool needs non-negative weights that do not all vanish, as in {\"self\": 0.5, "
                              "\"expert\": 0.5}")
+        from ..encoding import SIZES
+
+        if self.encoding not in SIZES:
+            raise ValueError(f"encoding must be one of {', '.join(map(str, SIZES))}, not {self.encoding}")
         if self.distill_coef > 0 and not self.distill_data:
             raise ValueError("distill_coef needs distill_data: the folder of the search's games")
         for name in ("total_steps", "num_envs", "distill_batch", "rollout_len", "update_epochs", "num_minibatches",

@@ -13,7 +13,7 @@ import torch
 from torch import nn
 
 from ..agents.onnx_contract import INPUTS, OPSET, OUTPUTS
-from ..encoding import ENCODING_VERSION, N_ACTIONS, OBS_SIZE
+from ..encoding import N_ACTIONS, SIZES
 from .config import Config, load_checkpoint
 from .model import build_net
 
@@ -41,7 +41,7 @@ def _git_commit() -> str:
 
 def load_net(checkpoint) -> tuple[nn.Module, Config, dict]:
     ckpt = load_checkpoint(checkpoint)
-    cfg = Config.from_dict(ckpt["config"])
+    cfg = Config.from_dict({"encoding": 1, **ckpt["config"]})  # checkpoints before version 2 do not name theirs
     net = build_net(cfg)
     net.load_state_dict(ckpt["model"])
     net.eval()
@@ -60,7 +60,7 @@ def export(checkpoint, out, check: bool = True, steps: int = 50, calibration=Non
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     B, H = 2, cfg.hidden  # an example batch of 2 or more keeps the batch dimension symbolic
-    example = (torch.zeros(B, OBS_SIZE), torch.ones(B, N_ACTIONS, dtype=torch.bool), torch.zeros(1, B, H),
+    example = (torch.zeros(B, SIZES[cfg.encoding]), torch.ones(B, N_ACTIONS, dtype=torch.bool), torch.zeros(1, B, H),
                torch.zeros(1, B, H))
     batch = {"obs": {0: "batch"}, "mask": {0: "batch"}, "h": {1: "batch"}, "c": {1: "batch"},
              "probs": {0: "batch"}, "value": {0: "batch"}, "h_out": {1: "batch"}, "c_out": {1: "batch"}}
@@ -71,7 +71,7 @@ def export(checkpoint, out, check: bool = True, steps: int = 50, calibration=Non
         torch.onnx.export(_Step(net), example, str(tmp), input_names=list(INPUTS), output_names=list(OUTPUTS),
                           dynamic_axes=batch, opset_version=OPSET, dynamo=False)
     model = onnx.load(str(tmp))
-    meta = {"encoding_version": ENCODING_VERSION, "obs_size": OBS_SIZE, "n_actions": N_ACTIONS,
+    meta = {"encoding_version": cfg.encoding, "obs_size": SIZES[cfg.encoding], "n_actions": N_ACTIONS,
             "hidden_size": H, "rules_preset": ", ".join(cfg.mix) if cfg.mix else cfg.rules,
             "train_steps": progress.get("steps", 0),
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -115,7 +115,7 @@ def check_parity(net, path, hidden: int, steps: int = 50, atol: float = 1e-5, se
         c = np.zeros((1, B, hidden), np.float32)
         th, tc = torch.zeros(1, B, hidden), torch.zeros(1, B, hidden)
         for _ in range(steps):
-            obs = rng.random((B, OBS_SIZE), dtype=np.float32)
+            obs = rng.random((B, net.obs_size), dtype=np.float32)
             mask = rng.random((B, N_ACTIONS)) < 0.2
             mask[:, 0] = True
             probs, value, h, c = session.run(None, {"obs": obs, "mask": mask, "h": h, "c": c})

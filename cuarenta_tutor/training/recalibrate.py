@@ -19,7 +19,7 @@ import numpy as np
 
 from ..agents.onnx_contract import ModelError
 from ..agents.onnx_policy import file_sha256
-from ..encoding import N_ACTIONS, OBS_SIZE
+from ..encoding import N_ACTIONS
 
 
 def _platt_nodes(graph):
@@ -67,15 +67,16 @@ def rescale(model, out, a2: float, b2: float, note: str) -> tuple[float, float]:
 
 def check_same_policy(before, after, a2: float, b2: float, steps: int = 30, seed: int = 0) -> None:
     """The two models give the same probabilities and memories, and values related by the second scaling."""
-    from ..agents.onnx_policy import load_session
+    from ..agents.onnx_policy import load_session, obs_width
     from ..arena.stats import platt
 
     (first, hidden), (second, _) = load_session(before), load_session(after)
     sessions = (first, second)
+    width = obs_width(first)
     rng = np.random.default_rng(seed)
     h = c = np.zeros((1, 3, hidden), np.float32)
     for _ in range(steps):
-        feed = {"obs": rng.random((3, OBS_SIZE), dtype=np.float32), "mask": rng.random((3, N_ACTIONS)) < 0.3,
+        feed = {"obs": rng.random((3, width), dtype=np.float32), "mask": rng.random((3, N_ACTIONS)) < 0.3,
                 "h": h, "c": c}
         feed["mask"][:, 0] = True
         (p1, v1, h1, c1), (p2, v2, h2, c2) = (s.run(None, feed) for s in sessions)

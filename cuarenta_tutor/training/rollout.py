@@ -22,7 +22,7 @@ import torch
 import torch.multiprocessing as mp
 
 from ..agents import make_policy
-from ..encoding import N_ACTIONS, OBS_SIZE, encode_into
+from ..encoding import N_ACTIONS, SIZES, encode_into
 from ..engine import Dealer, legal_actions, preset
 from ..play.table import Table
 from .config import seats_per_game, variants
@@ -35,7 +35,7 @@ def buffer_shapes(cfg, envs: int | None = None) -> dict:
     """Name -> (shape, dtype) of every buffer a rollout fills, over the S = P * envs streams (default num_envs)."""
     T, S, H = cfg.rollout_len, seats_per_game(cfg) * (envs or cfg.num_envs), cfg.hidden
     f32 = torch.float32
-    return {"obs": ((T, S, OBS_SIZE), f32), "masks": ((T, S, N_ACTIONS), torch.bool),
+    return {"obs": ((T, S, SIZES[cfg.encoding]), f32), "masks": ((T, S, N_ACTIONS), torch.bool),
             "actions": ((T, S), torch.long), "expert_actions": ((T, S), torch.long),
             "acting": ((T, S), f32), "learner": ((T, S), f32), "rewards": ((T, S), f32),
             "ended": ((T, S), f32), "starts": ((T, S), f32), "values": ((T, S), f32),
@@ -202,7 +202,7 @@ class Rollout:
     def _bootstrap(self) -> None:
         """The value of the positions the next rollout starts from (0 for a game not yet begun)."""
         n = self.h.shape[1]
-        obs = np.zeros((n, OBS_SIZE), np.float32)
+        obs = np.zeros((n, self.net.obs_size), np.float32)
         for g, state in enumerate(self.games.states):
             for seat in range(state.rules.players):
                 encode_into(obs[self.per * g + seat], state, seat)

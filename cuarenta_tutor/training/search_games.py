@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..encoding import N_ACTIONS, OBS_SIZE, encode_into, legal_mask
+from ..encoding import N_ACTIONS, encode_into, legal_mask
 from ..engine import Dealer, legal_actions, preset
 from ..play.table import Table
 
@@ -90,7 +90,7 @@ def play_game(model, rules_name: str, players: int, seed: int, settings: SearchS
 
     while not table.over:
         state = table.state
-        row = np.zeros((players, OBS_SIZE), np.float32)
+        row = np.zeros((players, agents[0].width), np.float32)
         for s in range(players):
             encode_into(row[s], state, s)
         seat, moves = state.turn, legal_actions(state)
@@ -184,6 +184,8 @@ class Batches:
     def __init__(self, games: list[dict], seed: int):
         self.streams = [(g, s) for g, game in enumerate(games) for s in range(len(game["outcome"]))]
         self.games, self.seed = games, seed
+        self.width = games[0]["obs"].shape[-1] if games else 0
+        """The observation size the games were recorded with (that of the playing model's encoding)."""
 
     def sample(self, count: int, key) -> dict:
         """{"obs" [T,B,O], "mask" [T,B,A] bool, "starts" [T,B], "target" [T,B,A], "labelled" [T,B] bool (the
@@ -191,7 +193,7 @@ class Batches:
         rng = np.random.default_rng([self.seed, *key])
         picks = [self.streams[i] for i in rng.integers(len(self.streams), size=count)]
         T = max(len(self.games[g]["mover"]) for g, _ in picks)
-        out = {"obs": np.zeros((T, count, OBS_SIZE), np.float32), "mask": np.ones((T, count, N_ACTIONS), bool),
+        out = {"obs": np.zeros((T, count, self.width), np.float32), "mask": np.ones((T, count, N_ACTIONS), bool),
                "starts": np.zeros((T, count), np.float32), "target": np.zeros((T, count, N_ACTIONS), np.float32),
                "labelled": np.zeros((T, count), bool), "outcome": np.zeros((T, count), np.float32),
                "valid": np.zeros((T, count), np.float32)}

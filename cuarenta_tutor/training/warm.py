@@ -36,6 +36,9 @@ def weights_from_onnx(path) -> dict:
     except Exception as err:  # onnx's own errors: a damaged or foreign file
         raise ModelError(f"{path} cannot be read as an ONNX model ({str(err).splitlines()[0][:200]})") from None
     found = {init.name: numpy_helper.to_array(init) for init in graph.initializer}
+    for node in graph.node:  # the exporter keeps one copy of equal weights (zeros, often) and aliases the others
+        if node.op_type == "Identity" and node.input[0] in found and node.output[0].startswith("net."):
+            found[node.output[0]] = found[node.input[0]]
     lstm = next((node for node in graph.node if node.op_type == "LSTM"), None)
     if lstm is None or any(not name.startswith("net.") for name in found if "LSTM" not in name and "lstm" not in name):
         raise ModelError(f"{path} is not an exported Cuarenta agent (no LSTM, or weights under other names)")
@@ -58,9 +61,13 @@ def sizes_from_onnx(path) -> dict:
 
 
 def load_into(net, path) -> None:
-    """Put an exported model's weights into `net` (its sizes must match: ModelError says which differ)."""
+    """Put an exported model's weights into `net` (its sizes must match: ModelError says which differ). A model of
+    encoding version 1 has no move head: a version-2 network keeps its own new one (model.py: it starts from
+    the expert's estimate), and reads the state slots as before."""
     state = weights_from_onnx(path)
     own = net.state_dict()
+    if not any(k.startswith("move_") for k in state):
+        state.update({k: v for k, v in own.items() if k.startswith("move_")})
     wrong = [k for k in own if k not in state or tuple(state[k].shape) != tuple(own[k].shape)]
     if wrong:
         raise ModelError(f"{path} does not fit this network ({', '.join(wrong[:3])}): train with the sizes it "
