@@ -132,13 +132,10 @@ def move_terms(state: State) -> dict[int, MoveTerms]:
         left = len(state.table) + 1 if ACTION_KIND[a] == TRAIL else len(state.table) - len(taken)
         parts = dict(points=points, cards=cards, carton=carton, won=won, limpia=bool(taken) and left == 0,
                      table_left=left)
-        if won:
+        if won or (last_of_deal and not state.stock):  # the game or the hand ends: nothing is left to defend
             terms[a] = MoveTerms(threat=0.0, keep=0.0, **parts)
             continue
         if last_of_deal:
-            if not state.stock:
-                terms[a] = MoveTerms(threat=0.0, keep=0.0, **parts)  # the hand ends: nothing is left to defend
-                continue
             next_hand, trailed = CARDS_PER_DEAL, -1  # a fresh deal, and its first play is never a caída
         else:
             next_hand = len(state.hands[nxt])

@@ -71,9 +71,9 @@ class Playouts:
         self.run, self.hidden, self.horizon, self.max_plies = run, hidden, horizon, max_plies
         self.leaf = leaf if horizon == "hand" else None
         self.leaf_error = leaf_error
+        """`leaf_error(state)`: the standard error of `leaf` there (e.g. `HandValues.error`)."""
         self.width = width
         """The observation size of the network's encoding version."""
-        """`leaf_error(state)`: the standard error of `leaf` there (e.g. `HandValues.error`)."""
 
     @property
     def next_hand(self) -> bool:

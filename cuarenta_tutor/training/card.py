@@ -98,7 +98,7 @@ def build_card(checkpoint, model, arenas: list[dict], note: str = "", bench: dic
     its generations (and itself) are kept in `generations`, oldest first."""
     ckpt = load_checkpoint(checkpoint)
     progress, config = ckpt.get("progress", {}), ckpt["config"]
-    version = config.get("encoding", 1)  # checkpoints from before version 2 do not name theirs
+    version = config["encoding"]
     model = Path(model)
     results = [arena_entry(a) for a in arenas]
     return {

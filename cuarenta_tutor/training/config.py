@@ -178,6 +178,7 @@ def load_checkpoint(path) -> dict:
                               f"({type(err).__name__})") from None
     if not isinstance(ckpt, dict) or not {"config", "model"} <= set(ckpt):
         raise CheckpointError(f"{path} is not a cuarenta-tutor checkpoint (it lacks its config and model)")
+    ckpt["config"].setdefault("encoding", 1)  # checkpoints from before encoding version 2 do not name theirs
     return ckpt
 
 

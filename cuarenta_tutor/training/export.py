@@ -41,7 +41,7 @@ def _git_commit() -> str:
 
 def load_net(checkpoint) -> tuple[nn.Module, Config, dict]:
     ckpt = load_checkpoint(checkpoint)
-    cfg = Config.from_dict({"encoding": 1, **ckpt["config"]})  # checkpoints before version 2 do not name theirs
+    cfg = Config.from_dict(ckpt["config"])
     net = build_net(cfg)
     net.load_state_dict(ckpt["model"])
     net.eval()
