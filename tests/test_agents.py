@@ -231,9 +231,9 @@ def test_shipped_model_card_matches_the_model():
 
 
 def test_a_model_of_encoding_version_1_still_plays():
-    # generation 3 reads the state alone (106 numbers); generation 5 reads each move's features too
-    old = OnnxPolicy(default_model_path().parent / "generations" / "gen3.onnx")
-    new = OnnxPolicy(default_model_path().parent / "generations" / "gen5.onnx")
+    # generation 1 reads the state alone (106 numbers); the shipped generation 5 reads each move's features too
+    old = OnnxPolicy(default_model_path().parent / "generations" / "gen1.onnx")
+    new = OnnxPolicy(default_model_path())
     assert (old.encoding, old.width) == (1, 106) and (new.encoding, new.width) == (2, 636)
 
     checked = []

@@ -172,3 +172,14 @@ def test_platt_scaling_recovers_a_known_distortion():
     assert reliability([platt(v, a, b) for v in values], outcomes)[1] < reliability(values, outcomes)[1]
     with pytest.raises(ValueError):
         fit_platt([0.2, 0.7], [True, True])
+
+
+def test_platt_scaling_of_values_that_separate_the_outcomes_stays_finite():
+    import math
+
+    from cuarenta_tutor.arena.stats import fit_platt, platt
+
+    values, outcomes = [0.001, 0.2, 0.3, 0.7, 0.8, 0.999999], [False, False, False, True, True, True]
+    a, b = fit_platt(values, outcomes)  # a plain maximum-likelihood fit runs off to infinity here
+    assert math.isfinite(a) and math.isfinite(b) and a > 0
+    assert platt(0.9, a, b) > 0.5 > platt(0.1, a, b) and platt(1e-9, 1e6, 0.0) == 0.0

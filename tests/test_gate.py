@@ -15,10 +15,11 @@ from cuarenta_tutor.training import gate  # noqa: E402
 
 
 def random_player(path):
-    """The shipped model with its policy head zeroed: it plays uniformly among the legal moves."""
+    """The shipped model with its policy heads (the actor's and the move head's) zeroed: it plays uniformly among
+    the legal moves."""
     model = onnx.load(str(default_model_path()))
     for init in model.graph.initializer:
-        if init.name.startswith("net.actor."):
+        if init.name.startswith(("net.actor.", "net.move_out.", "net.move_linear.")):
             init.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(init) * 0, init.name))
     onnx.save(model, str(path))
     return path

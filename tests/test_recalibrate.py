@@ -86,7 +86,7 @@ def test_card_update_replaces_the_result_it_repeats_and_adds_a_new_one(tmp_path)
 
     model = shipped_copy(tmp_path)
     card = json.loads(model.with_suffix(".json").read_text())
-    expert = next(a for a in card["arena"] if a["opponent"] == "expert")
+    expert = next(a for a in card["arena"] if a["opponent"] == "expert" and a.get("players", 2) == 2)
     again = {"b": {"policy": "expert"}, "a": {"reliability": [{"low": 0.0}]}, "games": expert["games"],
              "pairs": expert["pairs"], "win_rate": 0.5, "ci_low": 0.4, "ci_high": 0.6, "mean_point_diff": 0.0,
              "rules": "standard", "seed": expert["seed"], "players": 2, "ece": 0.001}
@@ -96,7 +96,8 @@ def test_card_update_replaces_the_result_it_repeats_and_adds_a_new_one(tmp_path)
     assert card_main(["--update", str(model), str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 0
     after = json.loads(model.with_suffix(".json").read_text())
     assert len(after["arena"]) == len(card["arena"]) + 1 and after["sha256"] == file_sha256(model)
-    mine = [a for a in after["arena"] if a["opponent"] == "expert" and a["rules"] == "standard"]
+    mine = [a for a in after["arena"] if a["opponent"] == "expert" and a["rules"] == "standard"
+            and a.get("players", 2) == 2]
     assert len(mine) == 1 and mine[0]["win_rate"] == 0.5 and mine[0]["calibration"]["ece"] == 0.001
     assert after["arena"][-1]["command"].endswith("--rules pagat --calibration --json")
 

@@ -182,7 +182,7 @@ def test_options_for_a_card_are_its_captures_and_the_trail_when_legal(model, tmp
 def test_resume_mid_game_goes_on_as_the_uninterrupted_game(model, tmp_path):
     whole = GameSession.new("standard", seed=2, model_path=model, folder=tmp_path)
     rng = random.Random(2)
-    play(whole, rng, moves=90)  # into the third hand: its deck is the seed's, recorded as the hand began
+    play(whole, rng, moves=82)  # into the third hand: its deck is the seed's, recorded as the hand began
     while not whole.state.turn == AGENT:
         play(whole, rng, moves=1)
     path = tmp_path / f"{whole.record.game_id}.json"
