@@ -152,20 +152,21 @@ def threat(state: State, team: int, table: int, trailed: int, unseen, pool: int,
     averaged over the ranks it may hold (a greedy expectation of the maximum)."""
     rules = state.rules
     them = state.scores[1 - team]
-    opp_cards = CARD_WEIGHT if below(them, rules.carton_cutoff) else 0.0
+    gains_of = _GAINS.get(rules)
+    if gains_of is None or len(gains_of) >= 200_000:
+        gains_of = _GAINS[rules] = {}
+    # the key: what best_gain reads besides the rules (bit 0 of the ronda and caída flags, 7 bits of score)
+    key0 = (table << 16) | (min(them, 127) << 8) | (below(them, rules.carton_cutoff) << 7)
     my_ronda = state.rondas[state.turn]
     gains = []
     for p in range(10):
         k = unseen[p]
         if not k or not (table >> (4 * p)) & 15 and p > 6:
             continue
-        best = 0.0
-        for a, taken, left in capture_outcomes(p, table, rules):
-            pts = sum(capture_score(rules, them, trailed == p and ACTION_KIND[a] == MATCH, my_ronda == p, not left))
-            gain = pts + opp_cards * (taken + 1)
-            if them + pts >= TARGET_SCORE:
-                gain += WIN
-            best = max(best, gain)
+        key = key0 | (p << 2) | ((trailed == p) << 1) | (my_ronda == p)
+        best = gains_of.get(key)
+        if best is None:
+            best = gains_of[key] = best_gain(rules, them, table, p, trailed == p, my_ronda == p)
         if best > 0:
             gains.append((best, p_holds(k, hand, pool)))
     gains.sort(reverse=True)
@@ -174,3 +175,22 @@ def threat(state: State, team: int, table: int, trailed: int, unseen, pool: int,
         expected += gain * prob * none_before
         none_before *= 1.0 - prob
     return expected
+
+
+_GAINS: dict = {}
+"""best_gain's answers, per rules (each cleared when it grows large)."""
+
+
+def best_gain(rules, them: int, table: int, rank: int, caida: bool, on_ronda: bool) -> float:
+    """The best a card of `rank` gains the team on `them` points on the packed `table`: its points, what its cards
+    are worth in the cartón race, and WIN when they reach the target. `caida`: the rank was just trailed;
+    `on_ronda`: it is the rank of the trailing player's ronda."""
+    opp_cards = CARD_WEIGHT if below(them, rules.carton_cutoff) else 0.0
+    best = 0.0
+    for a, taken, left in capture_outcomes(rank, table, rules):
+        pts = sum(capture_score(rules, them, caida and ACTION_KIND[a] == MATCH, on_ronda, not left))
+        gain = pts + opp_cards * (taken + 1)
+        if them + pts >= TARGET_SCORE:
+            gain += WIN
+        best = max(best, gain)
+    return best
