@@ -1,6 +1,7 @@
 """Possible-worlds analysis with the shipped model: it never peeks, plays every move in the same worlds, and
 its numbers agree with what the rules make certain."""
 
+import json
 import random
 
 import numpy as np
@@ -193,3 +194,32 @@ def test_the_model_error_is_the_least_that_makes_95_percent_of_the_intervals_hol
     # half the moves are exact (nothing hidden, no sampling error) yet miss by 3 points: 3 / 1.96 is needed
     assert covering_sd([3.0] * 10 + [0.0] * 10, [0.0] * 20) == pytest.approx(3 / 1.959964, abs=1e-6)
     assert covering_sd([3.0] + [0.0] * 19, [0.0] * 20) == 0.0  # one miss in twenty is the 5% allowed
+
+
+def test_references_are_kept_as_they_are_done_and_a_stopped_run_goes_on_from_them(tmp_path):
+    from cuarenta_tutor.analysis.validate import references, sample_positions
+
+    found = sample_positions(3, seed=5)
+    keep = tmp_path / "cache" / "references.jsonl"
+    calls = []
+    first = references(found, FAST, keep=keep, progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(1, 3), (2, 3), (3, 3)] and len(keep.read_text().splitlines()) == 3
+    rows = [json.loads(line) for line in keep.read_text().splitlines()]
+    for row, truth in zip(rows, first, strict=True):
+        assert {m["action"] for m in row["moves"]} == set(truth)
+    # the second position's row says something no analysis would: read back, it shows the row was used
+    rows[1]["moves"][0]["win_pct"] = 123.0
+    # a run stopped while writing the third row leaves it cut short: that position is analysed again
+    keep.write_text("\n".join(json.dumps(r) for r in rows[:2]) + "\n" + json.dumps(rows[2])[:40])
+    calls.clear()
+    again = references(found, FAST, keep=keep, progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(2, 3), (3, 3)]
+    assert again[0] == first[0] and again[2] == first[2]
+    assert again[1][rows[1]["moves"][0]["action"]].win_pct == 123.0
+    calls.clear()
+    assert references(found, FAST, keep=keep, progress=lambda done, total: calls.append((done, total))) == again
+    assert calls == [(3, 3)]  # all three kept now, the one analysed again included
+    # other settings are other references
+    calls.clear()
+    references(found[:1], HAND, keep=keep, progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(1, 1)]

@@ -27,7 +27,7 @@ from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from ..engine import Rules
 from ..records import write_atomic
 from .analyse import INTERACTIVE, Z95, Settings, analyse
-from .validate import REFERENCE, references, sample_positions
+from .validate import REFERENCE, reference_file, references, sample_positions
 from .values import HandValues, build, for_model, forget, read_sidecar, sidecar
 
 FIT_SEED = 1001
@@ -95,7 +95,7 @@ def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, pr
     quick_settings = replace(INTERACTIVE, budget_s=0, min_worlds=INTERACTIVE.worlds)
     found = sample_positions(positions, seed, model)
     quick = [analyse(state, agent, quick_settings, memory=memory) for state, memory in found]
-    truths = references(found, FIT_REFERENCE, model, jobs, progress)
+    truths = references(found, FIT_REFERENCE, model, jobs, progress, keep=reference_file())
     value_err, value_var, loss_err, loss_var = [], [], [], []
     for result, truth in zip(quick, truths, strict=True):
         deep_best = max(truth.values(), key=lambda m: m.win_pct).action
@@ -149,7 +149,10 @@ def main(argv=None) -> int:
         data = {"model_sha256": agent.model_id, "hand_values": values.to_json()}
         write_sidecar(path, data)
     HandValues.from_json(data["hand_values"])  # a damaged table stops here, before the long measurement
-    data["errors"] = fit(args.positions, args.seed, args.model, args.jobs)
+    from ..progressbar import progress_bar
+
+    with progress_bar("reference positions") as advance:
+        data["errors"] = fit(args.positions, args.seed, args.model, args.jobs, progress=advance)
     data["command"] = (f"python -m cuarenta_tutor.analysis.calibrate --hands {args.hands} "
                        f"--positions {args.positions} --seed {args.seed}")
     write_sidecar(path, data)

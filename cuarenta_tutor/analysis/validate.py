@@ -8,8 +8,12 @@ whether the moves it says lose 10 or more points are flagged.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import time
+from dataclasses import asdict
+from pathlib import Path
 
 import numpy as np
 
@@ -17,7 +21,7 @@ from ..agents import make_policy
 from ..agents.onnx_policy import OnnxPolicy
 from ..engine import Dealer, Rules, legal_actions
 from ..play.table import Table
-from .analyse import Settings, analyse
+from .analyse import MoveEval, Settings, analyse
 from .classes import MISTAKE_OR_WORSE, judge, move_accuracy
 
 REFERENCE = Settings(worlds=4096, round_worlds=256, min_worlds=1 << 30, budget_s=0, horizon="game", seed=7919)
@@ -58,25 +62,85 @@ def _reference(job) -> dict:
     return {m.action: m for m in deep.moves}
 
 
-def references(found: list, reference: Settings, model=None, jobs: int = 1, progress=None) -> list[dict]:
-    """Per position, {action: MoveEval} by `reference`, in `jobs` processes."""
-    work = [(state, memory, reference, model) for state, memory in found]
-    if jobs <= 1:
-        out = []
-        for job in work:
-            out.append(_reference(job))
-            if progress:
-                progress(len(out), len(work))
-        return out
-    import multiprocessing
+def references(found: list, reference: Settings, model=None, jobs: int = 1, progress=None, keep=None) -> list[dict]:
+    """Per position, {action: MoveEval} by `reference`, in `jobs` processes. With `keep` (a file), each position's
+    reference is appended there as it is done and read back from there by a later run: a stopped run goes on."""
+    agent = OnnxPolicy(model)
+    keys = [_key(state, memory, reference, agent.model_id) for state, memory in found]
+    known = _read_kept(keep) if keep else {}
+    if keep:
+        Path(keep).parent.mkdir(parents=True, exist_ok=True)
+        _end_line(Path(keep))
+    out: list = [known.get(k) for k in keys]
+    todo = [i for i, r in enumerate(out) if r is None]
+    work = [(found[i][0], found[i][1], reference, model) for i in todo]
+    done = len(found) - len(todo)
+    if progress and done:
+        progress(done, len(found))
+    if jobs <= 1 or len(work) <= 1:
+        results = map(_reference, work)
+    else:
+        import multiprocessing
 
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        out = []
-        for result in pool.imap(_reference, work):
-            out.append(result)
+        pool = multiprocessing.get_context("spawn").Pool(jobs)
+        results = pool.imap(_reference, work)
+    try:
+        for i, result in zip(todo, results, strict=True):
+            out[i] = result
+            if keep:
+                with open(keep, "a", encoding="utf-8") as fh:
+                    fh.write(json.dumps({"key": keys[i], "moves": [asdict(m) for m in result.values()]}) + "\n")
+            done += 1
             if progress:
-                progress(len(out), len(work))
-        return out
+                progress(done, len(found))
+    finally:
+        if jobs > 1 and len(work) > 1:
+            pool.terminate()
+    return out
+
+
+def reference_file() -> Path:
+    """Where the references of `bench analysis` and of the sidecar's fit are kept between runs: in the user data
+    folder, one file for every model and setting (each row keyed by them)."""
+    from ..records.store import data_dir
+
+    return data_dir() / "cache" / "references.jsonl"
+
+
+def _key(state, memory, reference: Settings, model_id: str) -> str:
+    """What identifies one position's reference: the position, the seat's memory, the settings and the model."""
+    digest = hashlib.sha256(repr(state).encode())
+    if memory is not None:
+        digest.update(np.asarray(memory, dtype=np.float32).tobytes())
+    digest.update(json.dumps(reference.to_json(), sort_keys=True).encode() + model_id.encode())
+    return digest.hexdigest()
+
+
+def _end_line(path: Path) -> None:
+    """End the last line of `path` if a stop cut it short, so that the next row starts a line of its own."""
+    if path.is_file() and path.stat().st_size:
+        with open(path, "rb+") as fh:
+            fh.seek(-1, 2)
+            if fh.read(1) != b"\n":
+                fh.write(b"\n")
+
+
+def _read_kept(path) -> dict:
+    """The references kept in `path` by key (none if it does not exist; a line cut short by a stop is skipped)."""
+    kept = {}
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return kept
+    for line in lines:
+        try:
+            row = json.loads(line)
+            moves = [MoveEval(**{**m, "ci95": tuple(m["ci95"]), "loss_ci95": tuple(m["loss_ci95"])})
+                     for m in row["moves"]]
+        except (ValueError, KeyError, TypeError):
+            continue
+        kept[row["key"]] = {m.action: m for m in moves}
+    return kept
 
 
 def validate(positions: int = 40, seed: int = 1, settings: Settings | None = None,
@@ -91,7 +155,7 @@ def validate(positions: int = 40, seed: int = 1, settings: Settings | None = Non
         start = time.perf_counter()
         quick.append(analyse(state, agent, settings, memory=memory))
         times.append(1000 * (time.perf_counter() - start))
-    truths = references(found, reference, model, jobs, progress)
+    truths = references(found, reference, model, jobs, progress, keep=reference_file())
     errors, covered = [], []
     big_losses = flagged_big = flagged = false_alarms = 0
     for result, truth in zip(quick, truths, strict=True):
