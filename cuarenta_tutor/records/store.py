@@ -36,6 +36,12 @@ def games_dir() -> Path:
     return folder
 
 
+def write_card(path: Path, card: dict) -> Path:
+    """Write a model card (or any JSON document kept in the repository) atomically: indented, UTF-8, one final
+    newline."""
+    return write_atomic(Path(path), json.dumps(card, indent=2, ensure_ascii=False) + "\n")
+
+
 def write_atomic(path: Path, text: str) -> Path:
     """Write `text` to `path` atomically: a temp file in the same folder, fsync, os.replace (and fsync of
     the folder where the system allows), so a crash leaves the old file or the new one, never half."""

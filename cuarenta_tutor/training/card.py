@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .. import encoding
 from ..agents.onnx_policy import file_sha256
+from ..records import write_card
 from .a2c import load_checkpoint
 
 TRAIN_COMMAND = "cuarenta-tutor train --config models/train-config.json --out runs/shipped"
@@ -142,7 +143,7 @@ def main(argv=None) -> int:
         out = Path(argv[1]).with_suffix(".json")
         arenas = [json.loads(Path(p).read_text().strip().splitlines()[-1]) for p in argv[2:]]
         card = update_arenas(json.loads(out.read_text(encoding="utf-8")), argv[1], arenas)
-        out.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_card(out, card)
         print(f"updated {out}")
         return 0
     parser = argparse.ArgumentParser(description="write the model card next to the model")
@@ -169,7 +170,7 @@ def main(argv=None) -> int:
         card["gates"] = [g for path in args.gates_from
                          for g in json.loads(Path(path).read_text(encoding="utf-8")).get("gates", [])]
     out = Path(args.model).with_suffix(".json")
-    out.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_card(out, card)
     print(f"wrote {out}")
     return 0
 

@@ -40,9 +40,9 @@ def record(card_path, result: dict) -> None:
     path = Path(card_path)
     card = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     card.setdefault("gates", []).append(result)
-    from ..records import write_atomic
+    from ..records import write_card
 
-    write_atomic(path, json.dumps(card, indent=2) + "\n")
+    write_card(path, card)
 
 
 def promote(candidate, destination) -> bool:

@@ -20,6 +20,7 @@ import numpy as np
 from ..agents.onnx_contract import ModelError
 from ..agents.onnx_policy import file_sha256
 from ..encoding import N_ACTIONS
+from ..records import write_card
 
 
 def _platt_nodes(graph):
@@ -137,5 +138,5 @@ def recalibrate(model, out, games: int = 4000, seed: int = 777, jobs: int = 2) -
         card["sha256"], card["size_bytes"] = file_sha256(out), Path(out).stat().st_size
         card.setdefault("training", {})["recalibration"] = {
             **fit, "command": f"cuarenta-tutor export {model} --out {out} --calibrate {games} --calibrate-seed {seed}"}
-        card_path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_card(card_path, card)
     return fit
