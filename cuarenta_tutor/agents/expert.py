@@ -152,23 +152,15 @@ def threat(state: State, team: int, table: int, trailed: int, unseen, pool: int,
     averaged over the ranks it may hold (a greedy expectation of the maximum)."""
     rules = state.rules
     them = state.scores[1 - team]
-    gains_of = _GAINS.get(rules)
-    if gains_of is None or len(gains_of) >= 200_000:
-        gains_of = _GAINS[rules] = {}
-    # the key: what best_gain reads besides the rules (bit 0 of the ronda and caída flags, 7 bits of score)
-    key0 = (table << 16) | (min(them, 127) << 8) | (below(them, rules.carton_cutoff) << 7)
+    cache = _GAINS.get(rules)
+    if cache is None or len(cache) >= 200_000:
+        cache = _GAINS[rules] = {}
     my_ronda = state.rondas[state.turn]
-    gains = []
-    for p in range(10):
-        k = unseen[p]
-        if not k or not (table >> (4 * p)) & 15 and p > 6:
-            continue
-        key = key0 | (p << 2) | ((trailed == p) << 1) | (my_ronda == p)
-        best = gains_of.get(key)
-        if best is None:
-            best = gains_of[key] = best_gain(rules, them, table, p, trailed == p, my_ronda == p)
-        if best > 0:
-            gains.append((best, p_holds(k, hand, pool)))
+    key = (table << 16) | (min(them, 127) << 8) | ((trailed + 1) << 4) | (my_ronda + 1)
+    best = cache.get(key)
+    if best is None:
+        best = cache[key] = tuple(best_gain(rules, them, table, p, trailed == p, my_ronda == p) for p in range(10))
+    gains = [(best[p], p_holds(unseen[p], hand, pool)) for p in range(10) if unseen[p] and best[p] > 0]
     gains.sort(reverse=True)
     expected, none_before = 0.0, 1.0
     for gain, prob in gains:
@@ -178,7 +170,7 @@ def threat(state: State, team: int, table: int, trailed: int, unseen, pool: int,
 
 
 _GAINS: dict = {}
-"""best_gain's answers, per rules (each cleared when it grows large)."""
+"""best_gain's answers for each rank on a table, per rules (each cleared when it grows large)."""
 
 
 def best_gain(rules, them: int, table: int, rank: int, caida: bool, on_ronda: bool) -> float:
