@@ -199,6 +199,29 @@ def test_expert_at_38_plays_for_the_caida_not_the_cards():
     assert ACTION_KIND[decision.action] != TRAIL
 
 
+def test_the_experts_kept_gains_are_what_it_reckons_afresh(monkeypatch):
+    # the threat keeps each table's best gains; a key that mixed up two situations would show here, where the
+    # fresh reckoning (an empty store for every position) and the one kept across thousands disagree
+    from cuarenta_tutor.agents import expert
+    from cuarenta_tutor.engine import Dealer, legal_actions, preset
+
+    def values(state, store):
+        monkeypatch.setattr(expert, "_GAINS", store)
+        monkeypatch.setattr(expert, "_last_gains", (None, None))
+        return expert.move_values(state)
+
+    warm, kept, fresh = {}, [], []
+    for name, players in (("standard", 2), ("standard", 4), ("pagat", 2), ("quito_todo_dos", 4)):
+        for seed in range(4):
+            dealer, rng = Dealer(seed), random.Random(seed)
+            state, _ = dealer.start(preset(name).with_options(players=players), 0)
+            while state.winner < 0:
+                kept.append(values(state, warm))
+                fresh.append(values(state, {}))
+                state, _ = dealer.play(state, rng.choice(sorted(legal_actions(state))))
+    assert len(kept) > 1000 and kept == fresh and sum(len(tables) for tables in warm.values()) > 1000
+
+
 def test_make_policy_names_the_choices():
     for name in ("random", "greedy", "expert", "search:3"):
         assert isinstance(make_policy(name), Policy)

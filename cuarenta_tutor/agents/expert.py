@@ -152,13 +152,14 @@ def threat(state: State, team: int, table: int, trailed: int, unseen, pool: int,
     averaged over the ranks it may hold (a greedy expectation of the maximum)."""
     rules = state.rules
     them = state.scores[1 - team]
-    cache = _GAINS.get(rules)
-    if cache is None or len(cache) >= 200_000:
-        cache = _GAINS[rules] = {}
+    last = _last_gains  # read once: another thread may replace it meanwhile
+    cache = last[1] if last[0] is rules else _gains_of(rules)
     my_ronda = state.rondas[state.turn]
     key = (table << 16) | (min(them, 127) << 8) | ((trailed + 1) << 4) | (my_ronda + 1)
     best = cache.get(key)
     if best is None:
+        if len(cache) >= 100_000:
+            cache.clear()
         best = cache[key] = tuple(best_gain(rules, them, table, p, trailed == p, my_ronda == p) for p in range(10))
     gains = [(best[p], p_holds(unseen[p], hand, pool)) for p in range(10) if unseen[p] and best[p] > 0]
     gains.sort(reverse=True)
@@ -170,7 +171,16 @@ def threat(state: State, team: int, table: int, trailed: int, unseen, pool: int,
 
 
 _GAINS: dict = {}
-"""best_gain's answers for each rank on a table, per rules (each cleared when it grows large)."""
+"""best_gain's answers for each rank on a table, per rules (each cleared at 100,000 tables, about 20 MB)."""
+_last_gains: tuple = (None, None)
+"""The rules asked last and their answers (hashing the rules each time costs more than the lookup)."""
+
+
+def _gains_of(rules) -> dict:
+    global _last_gains
+    cache = _GAINS.setdefault(rules, {})
+    _last_gains = (rules, cache)
+    return cache
 
 
 def best_gain(rules, them: int, table: int, rank: int, caida: bool, on_ronda: bool) -> float:
