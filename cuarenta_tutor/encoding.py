@@ -163,11 +163,6 @@ def _move_features(state: State) -> list:
     """Slots 106-635: the move features of every legal action of the seat on turn."""
     from .agents.expert import move_terms  # the expert imports the engine only; imported late to keep it so
 
-    seat = state.turn
-    if any(r >= 0 for s, r in enumerate(state.rondas) if s != seat):
-        # Another seat's ronda rank is secret (only that it was announced is known): a caída on it would score
-        # its bonus, which the seat on turn cannot count on.
-        state = state._replace(rondas=tuple(r if s == seat else -1 for s, r in enumerate(state.rondas)))
     v = [0.0] * (N_ACTIONS * MOVE_FEATURES)
     for a, t in move_terms(state).items():
         i = a * MOVE_FEATURES

@@ -9,6 +9,7 @@ import pytest
 from helpers import reshuffled
 
 from cuarenta_tutor.agents import Decision, ExpertPolicy, GreedyPolicy, Policy, RandomPolicy, make_policy
+from cuarenta_tutor.agents.expert import move_values
 from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from cuarenta_tutor.agents.search import SearchPolicy
 from cuarenta_tutor.engine import (
@@ -197,6 +198,17 @@ def test_expert_at_38_plays_for_the_caida_not_the_cards():
     decision = ExpertPolicy().decide(state)
     assert decision.action == match_action(parse_rank("4"))
     assert ACTION_KIND[decision.action] != TRAIL
+
+
+def test_expert_does_not_know_the_rank_of_another_seats_ronda():
+    # seat 1 trailed a 5 and announced a ronda: whether it is of fives (a caída then scores 10 more) is secret
+    def position(rank):
+        return make_position(hands=[["5", "K", "Q"], ["2", "3"]], table=["5", "7"], turn=0, trailed="5",
+                             rondas=[None, rank])
+
+    fives, sixes = move_values(position("5")), move_values(position("6"))
+    assert fives == sixes and fives[match_action(parse_rank("5"))] > max(v for a, v in fives.items()
+                                                                        if a != match_action(parse_rank("5")))
 
 
 def test_the_experts_kept_gains_are_what_it_reckons_afresh(monkeypatch):

@@ -97,8 +97,12 @@ class MoveTerms:
 
 
 def move_terms(state: State) -> dict[int, MoveTerms]:
-    """The parts of the expert's estimate of every legal move for the seat on turn."""
+    """The parts of the expert's estimate of every legal move for the seat on turn, from what that seat may know."""
     seat = state.turn
+    if any(r >= 0 for s, r in enumerate(state.rondas) if s != seat):
+        # Another seat's ronda rank is secret (R-ANN-6: only that it was announced is known): a caída on it would
+        # score its bonus, which the seat on turn cannot count on.
+        state = state._replace(rondas=tuple(r if s == seat else -1 for s, r in enumerate(state.rondas)))
     rules = state.rules
     n = rules.players
     team = seat & 1
