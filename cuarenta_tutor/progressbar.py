@@ -22,7 +22,7 @@ def progress_bar(description: str):
             nonlocal task
             if task is None:
                 progress.start()
-                task = progress.add_task(description, total=total, rate="")
+                task = progress.add_task(description, total=total, completed=done, rate="")  # done before: no rate
             speed = progress.tasks[0].speed
             progress.update(task, completed=done, total=total, rate=f"{speed:.1f}/s" if speed else "")
         try:
