@@ -53,20 +53,25 @@ def sample_positions(count: int, seed: int, model=None) -> list[tuple]:
 _AGENTS: dict = {}
 
 
+def _agent(model) -> OnnxPolicy:
+    """The model's agent, loaded once per process."""
+    if model not in _AGENTS:
+        _AGENTS[model] = OnnxPolicy(model)
+    return _AGENTS[model]
+
+
 def _reference(job) -> dict:
     """The reference's MoveEval per action of one position (run in a worker process, or here)."""
     state, memory, reference, model = job
-    if model not in _AGENTS:
-        _AGENTS[model] = OnnxPolicy(model)
-    deep = analyse(state, _AGENTS[model], reference, memory=memory)
+    deep = analyse(state, _agent(model), reference, memory=memory)
     return {m.action: m for m in deep.moves}
 
 
 def references(found: list, reference: Settings, model=None, jobs: int = 1, progress=None, keep=None) -> list[dict]:
     """Per position, {action: MoveEval} by `reference`, in `jobs` processes. With `keep` (a file), each position's
     reference is appended there as it is done and read back from there by a later run: a stopped run goes on."""
-    agent = OnnxPolicy(model)
-    keys = [_key(state, memory, reference, agent.model_id) for state, memory in found]
+    model_id = _agent(model).model_id
+    keys = [_key(state, memory, reference, model_id) for state, memory in found]
     known = _read_kept(keep) if keep else {}
     if keep:
         Path(keep).parent.mkdir(parents=True, exist_ok=True)
@@ -77,13 +82,12 @@ def references(found: list, reference: Settings, model=None, jobs: int = 1, prog
     done = len(found) - len(todo)
     if progress and done:
         progress(done, len(found))
-    if jobs <= 1 or len(work) <= 1:
-        results = map(_reference, work)
-    else:
+    pool = None
+    if jobs > 1 and len(work) > 1:
         import multiprocessing
 
         pool = multiprocessing.get_context("spawn").Pool(jobs)
-        results = pool.imap(_reference, work)
+    results = pool.imap(_reference, work) if pool else map(_reference, work)
     try:
         for i, result in zip(todo, results, strict=True):
             out[i] = result
@@ -94,7 +98,7 @@ def references(found: list, reference: Settings, model=None, jobs: int = 1, prog
             if progress:
                 progress(done, len(found))
     finally:
-        if jobs > 1 and len(work) > 1:
+        if pool:
             pool.terminate()
     return out
 
