@@ -308,3 +308,32 @@ def test_shipped_model_never_picks_an_illegal_move_over_300_seeded_games():
             state, events = dealer.play(state, action)
             agent.observe(state, events)
     assert decisions > 10_000
+
+
+@pytest.mark.parametrize("name", ["standard", "pagat", "agent_dory", "quito_todo_dos"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_experts_terms_are_what_the_engine_says_the_play_does(name, players):
+    # move_terms reckons a capture from the engine's cached outcomes instead of playing it: every legal move's points,
+    # cards, win, limpia and table left must be those of the engine's own play (ronda ranks of other seats hidden)
+    from cuarenta_tutor.agents.expert import move_terms
+    from cuarenta_tutor.engine import GameWon, Limpia, Played, apply, play_points
+
+    checked = 0
+    for seed in range(6):
+        dealer, rng = Dealer(seed), random.Random(seed)
+        state, _ = dealer.start(preset(name).with_options(players=players), 0)
+        while state.winner < 0:
+            seat = state.turn
+            hidden = state._replace(rondas=tuple(r if s == seat else -1 for s, r in enumerate(state.rondas)))
+            for a, t in move_terms(state).items():
+                after, events = apply(hidden, a)
+                taken = next(e for e in events if isinstance(e, Played)).captured
+                assert (t.points, t.cards, t.won, t.limpia) == (
+                    play_points(events), len(taken) + 1 if taken else 0,
+                    any(isinstance(e, GameWon) and e.team == seat & 1 for e in events),
+                    any(isinstance(e, Limpia) for e in events)), (name, players, seed, a)
+                if after.hand_no == state.hand_no and (any(after.hands) or after.stock):  # not the hand's last play
+                    assert t.table_left == len(after.table)
+                checked += 1
+            state, _ = dealer.play(state, rng.choice(sorted(legal_actions(state))))
+    assert checked > 1500

@@ -115,28 +115,33 @@ def move_terms(state: State) -> dict[int, MoveTerms]:
     hand_ranks = [c >> 2 for c in state.hands[seat]]
     last_of_deal = len(state.hands[seat]) == 1 and all(len(h) == 0 for s, h in enumerate(state.hands) if s != seat)
     terms = {}
+    packed = state.table_packed
+    ends_hand = last_of_deal and not state.stock
     for a in legal_actions(state):
-        events = play_events(state, a)  # never the next deal: its cards are not the expert's to see
-        taken = next(e for e in events if isinstance(e, Played)).captured
-        cards = len(taken) + 1 if taken else 0
-        points = play_points(events)
-        won = any(isinstance(e, GameWon) and e.team == team for e in events)
+        r = ACTION_RANK[a]
+        if ends_hand:  # the hand's last play: its settlement (leftovers, cartón) may score or win, so the engine's
+            events = play_events(state, a)  # own events (never the next deal: its cards are not the expert's)
+            taken = next(e for e in events if isinstance(e, Played)).captured
+            cards = len(taken) + 1 if taken else 0
+            points = play_points(events)
+            won = any(isinstance(e, GameWon) and e.team == team for e in events)
+            table_after = -1  # not needed: nothing is left to defend
+        elif ACTION_KIND[a] == TRAIL:
+            cards, points, won, table_after = 0, 0, False, packed + (1 << (4 * r))
+        else:  # a capture: what it takes and leaves from the engine's cached outcomes, scored as the engine does
+            taken_count, table_after = next((t, left) for b, t, left in capture_outcomes(r, packed, rules) if b == a)
+            cards = taken_count + 1
+            caida = ACTION_KIND[a] == MATCH and state.trailed == r
+            points = sum(capture_score(rules, mine, caida, state.rondas[(seat - 1) % n] == r, not table_after))
+            won = mine + points >= TARGET_SCORE
         carton = my_card_weight * cards
         if cards and pile < CARTON_CARDS <= pile + cards and below(mine, rules.carton_cutoff):
             carton += THRESHOLD_BONUS
-        r = ACTION_RANK[a]
-        if ACTION_KIND[a] == TRAIL:
-            table_after = state.table_packed + (1 << (4 * r))
-            trailed = r
-        else:
-            table_after = state.table_packed
-            for c in taken:
-                table_after -= 1 << (4 * (c >> 2))
-            trailed = -1
-        left = len(state.table) + 1 if ACTION_KIND[a] == TRAIL else len(state.table) - len(taken)
-        parts = dict(points=points, cards=cards, carton=carton, won=won, limpia=bool(taken) and left == 0,
+        trailed = r if ACTION_KIND[a] == TRAIL else -1
+        left = len(state.table) + 1 if ACTION_KIND[a] == TRAIL else len(state.table) - (cards - 1)
+        parts = dict(points=points, cards=cards, carton=carton, won=won, limpia=cards > 0 and left == 0,
                      table_left=left)
-        if won or (last_of_deal and not state.stock):  # the game or the hand ends: nothing is left to defend
+        if won or ends_hand:  # the game or the hand ends: nothing is left to defend
             terms[a] = MoveTerms(threat=0.0, keep=0.0, **parts)
             continue
         if last_of_deal:
