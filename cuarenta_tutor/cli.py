@@ -43,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="review again, every move, in up to this many worlds (default: 256, only the moves "
                              "not yet analysed with this model and these settings)")
     review.add_argument("--model", help="ONNX model (default: the shipped one)")
+    review.add_argument("--jobs", type=int, help="processes that analyse the moves (default: one per core, up to 8; "
+                                                 "the same annotations with any number)")
     review.add_argument("--json", action="store_true",
                         help="print luck vs skill as one JSON object: per hand and for the game, the change in "
                              "the seat's team's win %% split into luck and skill (analyses every seat's moves "
@@ -65,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds (default 0)")
     analyse.add_argument("--model", help="ONNX model (default: the shipped one)")
     analyse.add_argument("--json", action="store_true", help="one JSON object per position, one per line")
+    analyse.add_argument("--jobs", type=int, help="processes (default: one per core, up to 8; the same results with "
+                                                  "any number)")
     arena = sub.add_parser("arena", help="duplicate-deal match between two policies",
                            description="Policies: random, greedy, expert, search[:N][@infer][@carton][@solve=K] "
                                        "(N sampled worlds; @infer: weighted by what the other seats' plays "
@@ -162,7 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
     analysis.add_argument("--reference-worlds", type=int, default=4096,
                           help="worlds of the deep reference, each played to the end of the game (default 4096)")
     analysis.add_argument("--jobs", type=int, default=1,
-                          help="processes for the deep reference (default 1; the hints are timed alone first)")
+                          help="processes for the deep reference and a second timing of the review (default 1; the "
+                               "hints are timed alone first)")
     analysis.add_argument("--seed", type=int, default=1, help="seed of the positions' games (default 1)")
     analysis.add_argument("--model", help="ONNX model (default: the shipped one)")
     analysis.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
@@ -300,10 +305,11 @@ def run_analyse(args) -> int:
     from . import records
     from .agents.onnx_contract import ModelError
     from .analysis import analyse_game
+    from .analysis.parallel import default_jobs
     from .coach import review_settings
 
-    if args.worlds < 2:
-        print("cuarenta-tutor analyse: --worlds must be 2 or more", file=sys.stderr)
+    if args.worlds < 2 or (args.jobs is not None and args.jobs < 1):
+        print("cuarenta-tutor analyse: --worlds must be 2 or more, --jobs 1 or more", file=sys.stderr)
         return 2
     try:
         record = records.load(args.game)
@@ -318,7 +324,7 @@ def run_analyse(args) -> int:
         with progress_bar("analysing") as advance:
             found = analyse_game(record, settings, seats=None if args.seat is None else [args.seat],
                                  plies=None if args.ply is None else [args.ply - 1], model=args.model,
-                                 progress=advance)
+                                 progress=advance, jobs=args.jobs or default_jobs())
     except (records.RecordError, ModelError, OSError) as err:
         print(f"cuarenta-tutor analyse: {err}", file=sys.stderr)
         return 2

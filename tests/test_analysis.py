@@ -126,6 +126,22 @@ def test_analyse_command_prints_one_json_object_per_position(capsys):
     assert one["ply"] == 2 and one["seat"] == session.record.moves[1].seat
 
 
+def test_a_games_analysis_is_the_same_in_worker_processes_as_in_one():
+    # each position is analysed from its state, the seat's memory there, the settings and the model: the workers
+    # (spawned, each loading the model) must give what one process gives, in the game's order
+    from cuarenta_tutor.analysis import analyse_game
+    from cuarenta_tutor.records import load
+
+    _, path = saved_game(moves=8)
+    record = load(path)
+    one = analyse_game(record, HAND, seats=[0, 1], jobs=1)
+    calls = []
+    two = analyse_game(record, HAND, seats=[0, 1], jobs=2, progress=lambda done, total: calls.append((done, total)))
+    assert len(one) >= 4 and {a.seat for _, a in one} == {0, 1}
+    assert [(ply, a.seat, a.moves, a.worlds) for ply, a in one] == [(ply, a.seat, a.moves, a.worlds) for ply, a in two]
+    assert calls == [(i + 1, len(one)) for i in range(len(one))]
+
+
 def test_analyse_command_refuses_bad_input_with_one_line(tmp_path, capsys):
     from cuarenta_tutor.cli import main
 

@@ -3,18 +3,22 @@ mover's view with that seat's memory of the game so far."""
 
 from __future__ import annotations
 
+from contextlib import closing
+
 from ..agents.onnx_policy import OnnxPolicy
 from ..engine import Rules, legal_actions, parse_card
 from ..play.table import Table
 from ..records import GameRecord, replay
-from .analyse import INTERACTIVE, Analysis, Settings, analyse
+from .analyse import INTERACTIVE, Analysis, Settings
+from .parallel import analyse_positions
 
 
 def analyse_game(record: GameRecord, settings: Settings = INTERACTIVE, seats=None, plies=None, model=None,
-                 progress=None) -> list[tuple[int, Analysis]]:
+                 progress=None, jobs: int = 1) -> list[tuple[int, Analysis]]:
     """(ply, analysis) for the moves of `seats` (default: the person's seat, or every seat when none is a
     person), or only for the moves in `plies`; positions with a single legal move are skipped unless asked
-    for by ply. `progress(done, total)` after each analysed position."""
+    for by ply. `progress(done, total)` after each analysed position; `jobs` processes analyse them (the same
+    results with any number, parallel.py)."""
     states = replay(record)  # RecordError names a move that does not fit
     if seats is None:
         seats = [record.human_seat] if record.human_seat is not None else range(len(record.seats))
@@ -26,11 +30,21 @@ def analyse_game(record: GameRecord, settings: Settings = INTERACTIVE, seats=Non
     table = Table(Rules().with_options(**record.rules), [None] * len(record.seats), record.dealer,
                   watchers=list(watchers.items()))
     table.start(record.first_dealer)
-    out = []
+    found, positions = [], []  # plies, and (state, the mover's memory there): all a position's analysis needs
+    asked = set(wanted)
     for i, move in enumerate(record.moves):
-        if i in wanted:
-            out.append((i, analyse(table.state, watchers[move.seat], settings)))
-            if progress:
-                progress(len(out), len(wanted))
+        if i in asked:
+            if not legal_actions(table.state):
+                raise ValueError("there is no move to analyse: the game is over or a deal is due")
+            agent = watchers[move.seat]
+            agent.observe(table.state)
+            found.append(i)
+            positions.append((table.state, agent.memory))
         table.play(move.action, parse_card(move.card))
+    out = []
+    with closing(analyse_positions(positions, settings, model, jobs)) as results:  # a stop ends the workers
+        for ply, analysis in zip(found, results, strict=True):
+            out.append((ply, analysis))
+            if progress:
+                progress(len(out), len(found))
     return out

@@ -12,6 +12,7 @@ import hashlib
 import json
 import random
 import time
+from contextlib import closing
 from dataclasses import asdict
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from ..engine import Dealer, Rules, legal_actions
 from ..play.table import Table
 from .analyse import MoveEval, Settings, analyse
 from .classes import MISTAKE_OR_WORSE, judge, move_accuracy
+from .parallel import agent_for, analyse_positions
 
 REFERENCE = Settings(worlds=4096, round_worlds=256, min_worlds=1 << 30, budget_s=0, horizon="game", seed=7919)
 """The deep reference: 4096 worlds per position, every playout to the end of the game. (With 1024, its own
@@ -50,27 +52,10 @@ def sample_positions(count: int, seed: int, model=None) -> list[tuple]:
     return found
 
 
-_AGENTS: dict = {}
-
-
-def _agent(model) -> OnnxPolicy:
-    """The model's agent, loaded once per process."""
-    if model not in _AGENTS:
-        _AGENTS[model] = OnnxPolicy(model)
-    return _AGENTS[model]
-
-
-def _reference(job) -> dict:
-    """The reference's MoveEval per action of one position (run in a worker process, or here)."""
-    state, memory, reference, model = job
-    deep = analyse(state, _agent(model), reference, memory=memory)
-    return {m.action: m for m in deep.moves}
-
-
 def references(found: list, reference: Settings, model=None, jobs: int = 1, progress=None, keep=None) -> list[dict]:
     """Per position, {action: MoveEval} by `reference`, in `jobs` processes. With `keep` (a file), each position's
     reference is appended there as it is done and read back from there by a later run: a stopped run goes on."""
-    model_id = _agent(model).model_id
+    model_id = agent_for(model).model_id
     keys = [_key(state, memory, reference, model_id) for state, memory in found]
     known = _read_kept(keep) if keep else {}
     if keep:
@@ -78,28 +63,18 @@ def references(found: list, reference: Settings, model=None, jobs: int = 1, prog
         _end_line(Path(keep))
     out: list = [known.get(k) for k in keys]
     todo = [i for i, r in enumerate(out) if r is None]
-    work = [(found[i][0], found[i][1], reference, model) for i in todo]
     done = len(found) - len(todo)
     if progress and done:
         progress(done, len(found))
-    pool = None
-    if jobs > 1 and len(work) > 1:
-        import multiprocessing
-
-        pool = multiprocessing.get_context("spawn").Pool(jobs)
-    results = pool.imap(_reference, work) if pool else map(_reference, work)
-    try:
-        for i, result in zip(todo, results, strict=True):
-            out[i] = result
+    with closing(analyse_positions([found[i] for i in todo], reference, model, jobs)) as results:
+        for i, deep in zip(todo, results, strict=True):
+            out[i] = result = {m.action: m for m in deep.moves}
             if keep:
                 with open(keep, "a", encoding="utf-8") as fh:
                     fh.write(json.dumps({"key": keys[i], "moves": [asdict(m) for m in result.values()]}) + "\n")
             done += 1
             if progress:
                 progress(done, len(found))
-    finally:
-        if pool:
-            pool.terminate()
     return out
 
 
@@ -210,9 +185,9 @@ def accuracy_of(player: str, games: int, seed: int, settings: Settings, model=No
     return out
 
 
-def review_seconds(seed: int, settings: Settings, model=None) -> float:
+def review_seconds(seed: int, settings: Settings, model=None, jobs: int = 1) -> float:
     """Seconds to analyse every decision with a choice of one seat in a whole game (the agent against the
-    expert), as a review does."""
+    expert), as a review does, in `jobs` processes."""
     from .. import records
     from .game import analyse_game
 
@@ -224,5 +199,5 @@ def review_seconds(seed: int, settings: Settings, model=None) -> float:
         step = table.step()
         record.add_move(step.seat, step.action, step.card, after=step.after)
     start = time.perf_counter()
-    analyse_game(record, settings, model=model)
+    analyse_game(record, settings, model=model, jobs=jobs)
     return time.perf_counter() - start

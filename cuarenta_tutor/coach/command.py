@@ -16,6 +16,7 @@ def review_text(args) -> int:
     from .. import records
     from ..agents.onnx_contract import ModelError
     from ..agents.onnx_policy import OnnxPolicy, default_model_path
+    from ..analysis.parallel import default_jobs
     from . import drills, luck
     from .review import decisions, format_review, is_current, read, review, review_settings, reviewed_seats, store
 
@@ -28,8 +29,8 @@ def review_text(args) -> int:
         if not games:
             print("No saved games yet.")
         return 0
-    if args.worlds is not None and args.worlds < 2:
-        print("cuarenta-tutor review: --worlds must be 2 or more", file=sys.stderr)
+    if (args.worlds is not None and args.worlds < 2) or (args.jobs is not None and args.jobs < 1):
+        print("cuarenta-tutor review: --worlds must be 2 or more, --jobs 1 or more", file=sys.stderr)
         return 2
     say = (lambda text: print(text, file=sys.stderr)) if args.json else print
     try:
@@ -44,7 +45,7 @@ def review_text(args) -> int:
             made: list = []
             with progress_bar("reviewing") as advance:
                 annotations = review(record, args.model, settings, analysed, progress=advance, plies=stale,
-                                            drills=made)
+                                     drills=made, jobs=args.jobs or default_jobs())
             changes = store(record, annotations, analysed)
             records.save(record, path=args.game)
             say(f"Reviewed {len(annotations)} moves on the analysis; saved in {args.game}")

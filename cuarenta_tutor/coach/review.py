@@ -58,15 +58,16 @@ def is_current(annotation: dict | None, model_id: str, settings: Settings) -> bo
 
 
 def review(record: GameRecord, model=None, settings: Settings | None = None, seats=None, preset: str = "standard",
-           progress=None, plies=None, drills: list | None = None) -> list[Annotation]:
+           progress=None, plies=None, drills: list | None = None, jobs: int = 1) -> list[Annotation]:
     """Annotate every decision of `seats` (default: reviewed_seats), or only those in `plies`, from the
-    analysis; `progress(done, total)` after each; the person's mistakes and blunders are appended to `drills`
-    as drills (coach/drills.py). RecordError names a move that does not fit."""
+    analysis in `jobs` processes (the same annotations with any number); `progress(done, total)` after each;
+    the person's mistakes and blunders are appended to `drills` as drills (coach/drills.py). RecordError names
+    a move that does not fit."""
     settings = settings or review_settings(record, model)
     seats = reviewed_seats(record) if seats is None else list(seats)
     if plies is None:
         plies = decisions(record, seats)
-    found = analyse_game(record, settings, plies=plies, model=model, progress=progress)
+    found = analyse_game(record, settings, plies=plies, model=model, progress=progress, jobs=jobs)
     if drills is not None:
         from .drills import make
 

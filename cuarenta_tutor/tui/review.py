@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 from .. import coach, records
 from ..agents.onnx_policy import file_sha256
 from ..analysis.classes import MISTAKE_OR_WORSE
+from ..analysis.parallel import default_jobs
 from ..coach import drills
 from ..engine import Rules, card_str, parse_card
 from ..narrator import Narrator
@@ -242,6 +243,7 @@ class ReviewGame(Screen):
                 self.post_message(self.Progress(0, len(fresh), whose))
                 made: list = []
                 annotations = coach.review(record, self.app.model_path, settings, seats, plies=fresh, drills=made,
+                                           jobs=self.app.review_jobs or default_jobs(),
                                            progress=lambda done, total, w=whose: self.post_message(
                                                self.Progress(done, total, w)))
                 added, _ = drills.add_drills(made)

@@ -1,0 +1,55 @@
+"""Provides the analysis of many positions at once, in worker processes where the machine has cores for them.
+
+A position's analysis depends only on the position, the seat's memory there, the settings and the model (its
+worlds come from the settings' seed), so the results are the same with any number of processes; only the
+time changes. Workers are started with "spawn" (safe from the app's worker threads) and load the model once.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..agents.onnx_policy import OnnxPolicy, default_model_path
+from .analyse import Analysis, Settings, analyse
+
+_AGENTS: dict = {}
+
+
+def agent_for(model) -> OnnxPolicy:
+    """The model's agent (None: the shipped one), loaded once per process (again when the file changes)."""
+    path = Path(model) if model else default_model_path()
+    try:
+        key = (str(path), path.stat().st_mtime_ns)
+    except OSError:
+        return OnnxPolicy(path)  # ModelError says the file is missing
+    if key not in _AGENTS:
+        _AGENTS[key] = OnnxPolicy(path if model else None)
+    return _AGENTS[key]
+
+
+def default_jobs() -> int:
+    """Processes for a review: one per core, at most 8."""
+    return max(1, min(8, os.cpu_count() or 1))
+
+
+def _analyse(job) -> Analysis:
+    state, memory, settings, model = job
+    return analyse(state, agent_for(model), settings, memory=memory)
+
+
+def analyse_positions(positions, settings: Settings, model=None, jobs: int = 1) -> Iterator[Analysis]:
+    """Each (state, memory) position analysed from its mover's view, in order, in up to `jobs` processes (1:
+    here). Stopping the iteration early stops the workers."""
+    work = [(state, memory, settings, model) for state, memory in positions]
+    if jobs <= 1 or len(work) < 2:
+        yield from map(_analyse, work)
+        return
+    import multiprocessing
+
+    pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(work)))
+    try:
+        yield from pool.imap(_analyse, work)
+    finally:
+        pool.terminate()
