@@ -166,8 +166,11 @@ def test_ctrl_c_stops_a_command_with_a_line_not_a_traceback():
     import signal
     import time
 
+    # a suite started in the background (`pytest &`) inherits SIGINT ignored, and so would the command: it gets
+    # the default back, as in a terminal
     proc = subprocess.Popen([sys.executable, "-m", "cuarenta_tutor.cli", "bench", "engine", "--games", "1000000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         time.sleep(2.0)
         proc.send_signal(signal.SIGINT)
