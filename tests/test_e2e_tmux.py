@@ -112,3 +112,31 @@ def test_a_2v2_game_shows_four_seats_and_a_hint(user_data):
         leave_and_quit(session, done)
     finally:
         tmux("kill-server")
+
+
+def test_a_review_analyses_in_worker_processes_and_quitting_stops_them(user_data, tmp_path):
+    # the review's positions are analysed in spawned processes from inside the real app (Textual's stderr has no
+    # file descriptor, which multiprocessing once tripped on); quitting mid-review ends them and the app at once
+    from cuarenta_tutor.arena.match import run_match
+    from cuarenta_tutor.play.session import GameSession
+
+    run_match("onnx", "expert", 2, seed=3, records_dir=str(tmp_path))
+    session, done = start(user_data, "review", str(tmp_path / "arena-S3-P0-a.json"), "--seat", "0")
+    try:
+        wait_for(session, "Analysing the reviewed moves", timeout=30)
+        keys(session, "C-q")
+        end = time.monotonic() + 15
+        while not done.exists() and time.monotonic() < end:
+            time.sleep(0.1)
+        assert done.exists() and done.read_text().strip() == "0", screen(session)
+    finally:
+        tmux("kill-server")
+    game = GameSession.new(seed=4, dealer=1)
+    while len(game.record.moves) < 6:
+        game.play_human(game.hints()[-1].action) if game.human_turn else game.play_agent()
+    session, done = start(user_data, "review", str(user_data / "games" / f"{game.record.game_id}.json"))
+    try:
+        shown = wait_for(session, "Reviewed", timeout=90)
+        assert "on the analysis" in shown and "stopped" not in shown and "went wrong" not in shown
+    finally:
+        tmux("kill-server")

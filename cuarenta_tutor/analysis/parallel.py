@@ -46,10 +46,28 @@ def analyse_positions(positions, settings: Settings, model=None, jobs: int = 1) 
     if jobs <= 1 or len(work) < 2:
         yield from map(_analyse, work)
         return
-    import multiprocessing
-
-    pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(work)))
+    pool = _spawn_pool(min(jobs, len(work)))
     try:
         yield from pool.imap(_analyse, work)
     finally:
         pool.terminate()
+
+
+def _spawn_pool(jobs: int):
+    """A pool of `jobs` spawned processes. Inside the app, Textual's sys.stderr has no file descriptor (-1), and
+    multiprocessing would hand that to its helper process ("bad value(s) in fds_to_keep"): the real stderr stands
+    in while the pool starts."""
+    import multiprocessing
+    import sys
+
+    saved = sys.stderr
+    try:
+        no_fd = saved.fileno() < 0
+    except (AttributeError, OSError, ValueError):  # no fileno at all: multiprocessing passes none, as it should
+        no_fd = False
+    try:
+        if no_fd and sys.__stderr__ is not None:
+            sys.stderr = sys.__stderr__
+        return multiprocessing.get_context("spawn").Pool(jobs)
+    finally:
+        sys.stderr = saved

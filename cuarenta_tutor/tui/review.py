@@ -12,6 +12,7 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, OptionList, ProgressBar, Sparkline, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from .. import coach, records
 from ..agents.onnx_policy import file_sha256
@@ -231,6 +232,13 @@ class ReviewGame(Screen):
         luck vs skill), each posted when done."""
         record = self.record
         others = [s for s in range(len(record.seats)) if s not in self.seats]
+        worker = get_current_worker()
+
+        def progress(done: int, total: int, whose: str) -> None:
+            if worker.is_cancelled:  # the screen closed or the app quit: stop, and the analysis's processes end
+                raise _Stopped
+            self.post_message(self.Progress(done, total, whose))
+
         try:
             known = {d.id for d in drills.load_deck().drills}
             for seats, whose in ((self.seats, "your" if self.human == record.human_seat else "the reviewed"),
@@ -244,10 +252,11 @@ class ReviewGame(Screen):
                 made: list = []
                 annotations = coach.review(record, self.app.model_path, settings, seats, plies=fresh, drills=made,
                                            jobs=self.app.review_jobs or default_jobs(),
-                                           progress=lambda done, total, w=whose: self.post_message(
-                                               self.Progress(done, total, w)))
+                                           progress=lambda done, total, w=whose: progress(done, total, w))
                 added, _ = drills.add_drills(made)
                 self.post_message(self.Reviewed(annotations, seats, added))
+        except _Stopped:
+            return
         except Exception as err:  # reported on the screen; the stored annotations stay
             self.post_message(self.Reviewed(None, error=err))
 
@@ -372,3 +381,7 @@ class ReviewGame(Screen):
     def action_explore(self) -> None:
         """Play on from the move on show against the agent, as a new game (this one stays as it is)."""
         self.app.explore(self.record, min(self.ply, len(self.record.moves)))
+
+
+class _Stopped(Exception):
+    """A review stopped because its screen closed."""
