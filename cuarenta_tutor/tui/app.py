@@ -39,7 +39,7 @@ class CuarentaApp(App):
     def __init__(self, folder=None, model_path=None, start: str = "home", seed: int | None = None,
                  rules: str = "standard", game=None, agent_delay: float = 0.4, dealer: int | None = None,
                  tutor: bool | None = None, analysis=None, review=None, seat: int | None = None,
-                 level: str | None = None, players: int = 2, review_jobs: int | None = None):
+                 level: str | None = None, players: int = 2):
         super().__init__()
         self.folder = Path(folder) if folder else None
         self.model_path = model_path or (chosen_model() if records.load_settings()["model"] else None)
@@ -50,8 +50,6 @@ class CuarentaApp(App):
         """Analysis settings for new sessions (None: the model's own; tests fix them for repeatable numbers)."""
         self.review = review
         """Analysis settings for reviews (None: coach.review_settings, the model's own)."""
-        self.review_jobs = review_jobs
-        """Processes that analyse a review's moves (None: one per core, up to 8)."""
         self.seat = seat
         self.level = level
         self.players = players

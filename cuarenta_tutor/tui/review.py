@@ -251,7 +251,7 @@ class ReviewGame(Screen):
                 self.post_message(self.Progress(0, len(fresh), whose))
                 made: list = []
                 annotations = coach.review(record, self.app.model_path, settings, seats, plies=fresh, drills=made,
-                                           jobs=self.app.review_jobs or default_jobs(),
+                                           jobs=default_jobs(),
                                            progress=lambda done, total, w=whose: progress(done, total, w))
                 added, _ = drills.add_drills(made)
                 self.post_message(self.Reviewed(annotations, seats, added))
