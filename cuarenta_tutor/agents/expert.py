@@ -125,7 +125,6 @@ def move_terms(state: State) -> dict[int, MoveTerms]:
             cards = len(taken) + 1 if taken else 0
             points = play_points(events)
             won = any(isinstance(e, GameWon) and e.team == team for e in events)
-            table_after = -1  # not needed: nothing is left to defend
         elif ACTION_KIND[a] == TRAIL:
             cards, points, won, table_after = 0, 0, False, packed + (1 << (4 * r))
         else:  # a capture: what it takes and leaves from the engine's cached outcomes, scored as the engine does

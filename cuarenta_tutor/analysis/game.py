@@ -34,8 +34,6 @@ def analyse_game(record: GameRecord, settings: Settings = INTERACTIVE, seats=Non
     asked = set(wanted)
     for i, move in enumerate(record.moves):
         if i in asked:
-            if not legal_actions(table.state):
-                raise ValueError("there is no move to analyse: the game is over or a deal is due")
             agent = watchers[move.seat]
             agent.observe(table.state)
             found.append(i)
