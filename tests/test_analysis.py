@@ -60,6 +60,18 @@ def test_every_move_is_valued_in_the_same_worlds_with_intervals():
         assert [m.loss for m in result.moves] == sorted(m.loss for m in result.moves)
 
 
+def test_a_budget_plans_its_rounds_from_the_rate_of_the_first():
+    """The first round is half size, so the rate is known early; a round that the time left cannot hold is never
+    started, and with time to spare the analysis goes on to its most worlds."""
+    agent, found = positions(2, seed=8)
+    state, memory = found[0]
+    spent = analyse(state, agent, Settings(worlds=64, round_worlds=32, budget_s=1e-6, horizon="deal"), memory=memory)
+    assert spent.worlds == 16
+    roomy = analyse(state, agent, Settings(worlds=64, round_worlds=32, budget_s=600, min_worlds=10**6,
+                                           horizon="deal"), memory=memory)
+    assert roomy.worlds == 64
+
+
 def test_a_move_that_wins_the_game_is_worth_one_hundred_percent():
     # Seat 0 on 38 can make a caída on the 5 the opponent just trailed: 40, the game is won.
     state = make_position(hands=[["5", "K", "2"], ["Q", "J", "3"]], table=["5", "7"], turn=0, trailed="5",

@@ -23,6 +23,11 @@ from .playout import Playouts, risks, start_lane
 from .values import for_model
 
 Z95 = 1.959964
+MIN_ROUND = 4
+"""The fewest worlds a round is worth starting (fewer than that left in the budget: the analysis stops)."""
+BUDGET_USE = 0.9
+"""The share of the budget the rounds plan to fill: a small round costs more a world than the rounds before it
+(each batched network call has its own overhead), and the results are reckoned after the last one."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +37,7 @@ class Settings:
     worlds: int = 256
     """Most worlds to sample."""
     round_worlds: int = 32
-    """Worlds per round (the budget is checked between rounds)."""
+    """Worlds per round (with a budget, a round after the first shrinks to fit the time left)."""
     min_worlds: int = 64
     """Worlds before the analysis may stop because the best move is clear."""
     budget_s: float = 0.75
@@ -147,9 +152,17 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     points: list[list[float]] = [[] for _ in legal]
     caidas, limpias = [0] * len(legal), [0] * len(legal)
     table_errors: list[list[float]] = [[] for _ in legal]
-    worlds = 0
+    worlds, playing = 0, 0.0
     while worlds < settings.worlds:
         batch = min(settings.round_worlds, settings.worlds - worlds)
+        if settings.budget_s and not worlds:  # a first round of half size: the rate is known early
+            batch = min(batch, max(MIN_ROUND, settings.round_worlds // 2))
+        elif settings.budget_s:  # the next round shrinks to what the time left holds, at the rate so far
+            fits = int((BUDGET_USE * settings.budget_s - (time.perf_counter() - started)) * worlds / playing)
+            if fits < MIN_ROUND:
+                break
+            batch = min(batch, fits)
+        round_started = time.perf_counter()
         lanes = []
         for w in range(batch):
             world = determinize(state, seat, rng)
@@ -165,8 +178,7 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
             caidas[lane.move] += caida
             limpias[lane.move] += limpia
         worlds += batch
-        if settings.budget_s and time.perf_counter() - started >= settings.budget_s:
-            break
+        playing += time.perf_counter() - round_started
         if worlds >= settings.min_worlds and len(legal) > 1 and _clear(np.array(values)):
             break
     table = np.array(values)  # [moves, worlds]
