@@ -158,7 +158,7 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
         if settings.budget_s and not worlds:  # a first round of half size: the rate is known early
             batch = min(batch, max(MIN_ROUND, settings.round_worlds // 2))
         elif settings.budget_s:  # the next round shrinks to what the time left holds, at the rate so far
-            fits = int((BUDGET_USE * settings.budget_s - (time.perf_counter() - started)) * worlds / playing)
+            fits = int((BUDGET_USE * settings.budget_s - (time.perf_counter() - started)) * worlds / max(playing, 1e-9))
             if fits < MIN_ROUND:
                 break
             batch = min(batch, fits)
