@@ -217,10 +217,10 @@ def bench_analysis(positions: int, seed: int, accuracy_games: int, model=None, r
     reference = replace(REFERENCE, worlds=reference_worlds, round_worlds=min(REFERENCE.round_worlds, reference_worlds))
     with progress_bar("reference") as advance:
         out = validate(positions, seed, settings, reference, model=model, jobs=jobs, progress=advance)
-    out["review_s_per_game"] = round(review_seconds(seed, settings_for(model, REVIEW), model), 1)
+    review = settings_for(model, REVIEW)
+    out["review_s_per_game"] = round(review_seconds(seed, review, model), 1)
     if jobs > 1:
-        out[f"review_s_per_game_{jobs}_processes"] = round(review_seconds(seed, settings_for(model, REVIEW), model,
-                                                                          jobs), 1)
+        out[f"review_s_per_game_{jobs}_processes"] = round(review_seconds(seed, review, model, jobs), 1)
     for player in ("random", "greedy", "expert") if accuracy_games else ():
         per_game = accuracy_of(player, accuracy_games, seed, settings, model)
         mean, low, high = win_rate_interval([a / 100 for a in per_game])
