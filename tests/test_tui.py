@@ -46,6 +46,9 @@ async def test_whole_game_by_key_presses_with_choice_hint_and_callouts():
                     hints = play.query_one(HintsPanel)
                     assert hints.display and "win" in str(hints.render())
                     seen["hint"] = True
+                    await pilot.press("h")  # hints off again: kept on, every later turn is analysed
+                    await settle(pilot)
+                    assert not hints.display
                 await pilot.press("1")
                 await pilot.pause()
             await settle(pilot)
