@@ -1,5 +1,6 @@
 """Helpers shared by several test files (importable as `helpers`: pyproject puts tests/ on the path)."""
 
+from cuarenta_tutor import coach
 from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.engine import unseen_cards
 from cuarenta_tutor.play.session import GameSession
@@ -39,14 +40,34 @@ def pressing(*keys):
     return before
 
 
+_WORST: dict[int, list[int]] = {}
+"""The person's moves of each seed's worst game, found by the analysis once per test run and replayed after (the
+agent's replies are the shipped network's, the same every time)."""
+_REVIEWS: dict[int, list] = {}
+
+
 def worst_game(seed=21):
     """A finished game in which the person always plays the move the analysis (in few worlds) likes least;
     the annotations made in play are the network's (no analysis is passed), so a review has work to do."""
     session = GameSession.new(seed=seed, dealer=1)
     session.analysis_settings = SMALL
+    known, played = _WORST.get(seed), []
     while not session.over:
         if session.human_turn:
-            session.play_human(session.analyse(session.position()).moves[-1].action)
+            action = known[len(played)] if known else session.analyse(session.position()).moves[-1].action
+            session.play_human(action)
+            played.append(action)
         else:
             session.play_agent()
+    _WORST[seed] = played
+    return session
+
+
+def reviewed_worst_game(seed):
+    """worst_game(seed) with the person's decisions reviewed in few worlds and stored in its record (the review is
+    made once per test run: it gives the same annotations every time)."""
+    session = worst_game(seed)
+    if seed not in _REVIEWS:
+        _REVIEWS[seed] = coach.review(session.record, None, SMALL)
+    coach.store(session.record, _REVIEWS[seed], [0])
     return session

@@ -4,7 +4,7 @@
 import json
 
 import pytest
-from helpers import SMALL, worst_game
+from helpers import reviewed_worst_game, worst_game
 
 from cuarenta_tutor import coach, records
 from cuarenta_tutor.analysis.classes import MISTAKE_OR_WORSE
@@ -47,10 +47,7 @@ def test_every_lesson_a_weak_spot_points_to_exists():
 @pytest.fixture(scope="module")
 def reviewed():
     """Three games of the person's worst moves, the first two reviewed, saved in the module's folder."""
-    sessions = [worst_game(seed) for seed in (3, 9, 1)]
-    for s in sessions[:2]:
-        coach.store(s.record, coach.review(s.record, None, SMALL), [0])
-    return [s.record for s in sessions]
+    return [reviewed_worst_game(3).record, reviewed_worst_game(9).record, worst_game(1).record]
 
 
 def test_a_games_figures_are_its_accuracy_result_opponent_and_mistakes_by_kind(reviewed):

@@ -4,7 +4,7 @@ games, and damaged files are reported without a crash or a loss."""
 
 from datetime import datetime, timedelta, timezone
 
-from helpers import SMALL, settle, worst_game
+from helpers import SMALL, reviewed_worst_game, settle, worst_game
 
 from cuarenta_tutor import coach, records
 from cuarenta_tutor.coach import drills, stats
@@ -88,8 +88,7 @@ async def test_the_schedule_survives_closing_the_app():
 
 async def test_the_progress_screen_plots_three_games_and_home_points_to_a_weak_spot(monkeypatch):
     for seed in (3, 9, 1):
-        s = worst_game(seed)
-        coach.store(s.record, coach.review(s.record, None, SMALL), [0])
+        s = reviewed_worst_game(seed)
         records.save(s.record, path=records.games_dir() / f"{s.record.game_id}.json")
     monkeypatch.setattr(stats, "REPEATED", 2)  # these three games repeat two kinds twice each
     weak = stats.weak_spot(stats.load()[0])
