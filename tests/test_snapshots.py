@@ -47,7 +47,8 @@ def test_review(snap_compare):
     """The review's toast about new drills lasts a few seconds, so whether it is still up depends on how long the
     review took: the picture is taken without it (test_tui_drills checks the message)."""
     path = fixed_game()
-    app = make_app(start="review", game=str(path), agent_delay=0, review=Settings(worlds=32, min_worlds=32, budget_s=0))
+    few = Settings(worlds=16, round_worlds=16, min_worlds=16, budget_s=0)
+    app = make_app(start="review", game=str(path), agent_delay=0, review=few)
     keys = pressing("right", "right", "right", "n")
 
     async def before(pilot):
