@@ -346,7 +346,7 @@ class StopAt:
 
 @pytest.mark.parametrize("mix", [{}, {"standard": 0.5, "pagat/4": 0.5}])
 def test_a_resumed_run_gives_the_same_weights_as_an_uninterrupted_one(tmp_path, mix):
-    cfg = Config(total_steps=100 * 128, num_envs=8, rollout_len=16, eval_every=0, snapshot_every=7, hidden=32,
+    cfg = Config(total_steps=100 * 32, num_envs=4, rollout_len=8, eval_every=0, snapshot_every=7, hidden=32,
                  feature=64, strategy=32, update_epochs=2, num_minibatches=2, clip_coef=0.2, workers=2, mix=mix,
                  pool={"self": 0.4, "past": 0.3, "expert": 0.3})
     whole = torch.load(train(cfg, tmp_path / "whole", log=open("/dev/null", "w")), weights_only=True)["model"]
