@@ -13,6 +13,7 @@ pytest.importorskip("onnx", reason="needs the train extra")
 from cuarenta_tutor.agents import make_policy  # noqa: E402
 from cuarenta_tutor.agents.onnx_contract import ModelError  # noqa: E402
 from cuarenta_tutor.agents.onnx_policy import OnnxPolicy  # noqa: E402
+from cuarenta_tutor.cli import main  # noqa: E402
 from cuarenta_tutor.engine import Dealer, legal_actions  # noqa: E402
 from cuarenta_tutor.training.a2c import Config, gae, train  # noqa: E402
 from cuarenta_tutor.training.export import check_parity, check_symbolic_batch, export, load_net  # noqa: E402
@@ -225,10 +226,7 @@ def test_a_rollout_worker_that_dies_is_reported():
             rollouts.run(0.0)
 
 
-def test_damaged_checkpoints_and_a_resume_of_nothing_are_refused_in_one_line(tiny_model, tmp_path):
-    import subprocess
-    import sys
-
+def test_damaged_checkpoints_and_a_resume_of_nothing_are_refused_in_one_line(tiny_model, tmp_path, capsys):
     checkpoint, _ = tiny_model
     good = checkpoint.read_bytes()
     cases = {"cut.pt": good[: len(good) // 2], "noise.pt": bytes(range(256)) * 10, "empty.pt": b"",
@@ -239,11 +237,10 @@ def test_damaged_checkpoints_and_a_resume_of_nothing_are_refused_in_one_line(tin
     runs += [("export", str(tmp_path / "missing.pt"), "--out", str(tmp_path / "x.onnx")),
              ("export", str(checkpoint), "--out", str(tmp_path)),
              ("train", "--resume", "--out", str(tmp_path / "nothing"), "--steps", "10")]
-    for args in runs:
-        out = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", *args], capture_output=True, text=True,
-                             check=False, timeout=120, stdin=subprocess.DEVNULL)
-        assert out.returncode == 2 and "Traceback" not in out.stderr, (args, out.stderr)
-        assert len(out.stderr.strip().splitlines()) == 1, (args, out.stderr)
+    for args in runs:  # in this process: an exception the command does not turn into a line fails the test
+        code = main(list(args))
+        err = capsys.readouterr().err
+        assert code == 2 and len(err.strip().splitlines()) == 1, (args, err)
     assert not (tmp_path / "x.onnx").exists() and not (tmp_path / "nothing" / "checkpoint.pt").exists()
 
 
@@ -254,16 +251,12 @@ def test_damaged_checkpoints_and_a_resume_of_nothing_are_refused_in_one_line(tin
     ({"pool": [1, 2]}, "config field 'pool' is [1, 2], not a dict"),
     ([1, 2], "is not a config: a JSON object of settings is expected"),
 ])
-def test_config_values_of_the_wrong_type_are_refused_in_one_line(tmp_path, config, words):
-    import subprocess
-    import sys
-
+def test_config_values_of_the_wrong_type_are_refused_in_one_line(tmp_path, config, words, capsys):
     path = tmp_path / "config.json"
     path.write_text(json.dumps(config))
-    out = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "train", "--config", str(path), "--out",
-                          str(tmp_path / "run"), "--steps", "10"], capture_output=True, text=True, check=False,
-                         timeout=120, stdin=subprocess.DEVNULL)
-    assert out.returncode == 2 and words in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    code = main(["train", "--config", str(path), "--out", str(tmp_path / "run"), "--steps", "10"])
+    err = capsys.readouterr().err
+    assert code == 2 and words in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "run").exists()
 
 
