@@ -39,6 +39,17 @@ def test_a_search_game_labels_legal_moves_and_keeps_every_seats_view(players):
     assert (game["legal"][labelled].sum(1) > 1).all()  # only decisions with a choice are searched
 
 
+def test_known_only_labels_every_choice_with_the_stock_empty_in_1v1_and_nothing_else():
+    known = SearchSettings(worlds=1, share=1.0, known_only=True, temperature=0.1)
+    game = search_games.play_game(default_model_path(), "standard", 2, 3, known)
+    seat_view = game["obs"][np.arange(len(game["mover"])), game["mover"]].astype(np.float32)
+    stock_empty = seat_view[:, 86] == 0  # encoding slot 86: cards left in the stock
+    choice = game["legal"].sum(1) > 1
+    assert game["labelled"].any() and (game["labelled"] == (stock_empty & choice)).all()
+    four = search_games.play_game(default_model_path(), "standard", 4, 3, known)
+    assert not four["labelled"].any()  # in 2 v 2 the other hands share the unseen cards: never known
+
+
 def test_collection_resumes_and_a_damaged_shard_says_what_to_do(tmp_path):
     paths = collect(default_model_path(), tmp_path, 10, seed=2, settings=SearchSettings(worlds=2, share=0.2))
     assert [p.name for p in paths] == ["shard-00000.npz"]

@@ -206,7 +206,7 @@ def run_search_games(args) -> int:
 
     model = Path(args.model) if args.model else default_model_path()
     try:
-        settings = SearchSettings(args.teacher, args.worlds, args.share, args.temperature)
+        settings = SearchSettings(args.teacher, args.worlds, args.share, args.temperature, args.known_only)
         if args.games < 1 or args.jobs < 1:
             raise ValueError("--games and --jobs must be 1 or more")
         cfg = Config.from_dict(json.loads(Path(args.config).read_text(encoding="utf-8"))) if args.config else Config()

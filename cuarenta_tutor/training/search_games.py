@@ -46,6 +46,9 @@ class SearchSettings:
     temperature: float = 0.5
     """Units of the softmax that turns the moves' values into the search's distribution: points of score for
     "search", win-% points for "analysis"."""
+    known_only: bool = False
+    """Label only positions where the mover knows every card (1 v 1, the stock empty: the other hand is all the
+    cards it has not seen), where one world is the true one, so `worlds=1` labels them exactly."""
 
     def __post_init__(self):
         if self.teacher not in ("search", "analysis"):
@@ -63,6 +66,12 @@ def search_distribution(win_pct: dict[int, float], temperature: float) -> dict[i
     weights = {a: math.exp((w - best) / temperature) for a, w in win_pct.items()}
     total = sum(weights.values())
     return {a: w / total for a, w in weights.items()}
+
+
+def knows_every_card(state) -> bool:
+    """Whether the seat on turn knows where every card is: 1 v 1 with the stock empty (the other hand holds exactly
+    the cards it has not seen)."""
+    return state.rules.players == 2 and not state.stock
 
 
 def play_game(model, rules_name: str, players: int, seed: int, settings: SearchSettings) -> dict:
@@ -97,7 +106,7 @@ def play_game(model, rules_name: str, players: int, seed: int, settings: SearchS
         agent = agents[seat]
         probs = agent.decide(state).probs
         aim = np.zeros(N_ACTIONS, np.float32)
-        if len(moves) > 1 and rng.random() < settings.share:
+        if len(moves) > 1 and (knows_every_card(state) or not settings.known_only) and rng.random() < settings.share:
             dist = search_distribution(values(state, agent), settings.temperature)
             for a, p in dist.items():
                 aim[a] = p
