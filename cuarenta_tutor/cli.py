@@ -333,10 +333,10 @@ def run_analyse(args) -> int:
         return 2
     for ply, result in found:
         if args.json:
-            print(json.dumps({"ply": ply + 1, "seat": result.seat, "worlds": result.worlds,
+            print(json.dumps({"ply": ply + 1, "seat": result.seat, "worlds": result.worlds, "known": result.known,
                               "moves": [m.to_json() for m in result.moves]}))
             continue
-        print(f"Move {ply + 1}, seat {result.seat} ({result.worlds} worlds, win % for the mover's team):")
+        print(f"Move {ply + 1}, seat {result.seat} ({result.where}, win % for the mover's team):")
         for m in result.moves:
             print(f"  {m.name:<26} {m.win_pct:5.1f}% [{m.ci95[0]:4.1f}, {m.ci95[1]:4.1f}]  loss {m.loss:4.1f}  "
                   f"caída risk {100 * m.caida_risk:3.0f}%  limpia risk {100 * m.limpia_risk:3.0f}%")

@@ -3,6 +3,7 @@ its numbers agree with what the rules make certain."""
 
 import json
 import random
+import sys
 
 import numpy as np
 import pytest
@@ -11,7 +12,15 @@ from helpers import reshuffled
 from cuarenta_tutor.agents import make_policy
 from cuarenta_tutor.agents.onnx_policy import OnnxPolicy
 from cuarenta_tutor.analysis import Settings, analyse
-from cuarenta_tutor.engine import Dealer, Rules, legal_actions, make_position, match_action, parse_rank
+from cuarenta_tutor.engine import (
+    Dealer,
+    Rules,
+    knows_every_card,
+    legal_actions,
+    make_position,
+    match_action,
+    parse_rank,
+)
 from cuarenta_tutor.play.table import Table
 
 FAST = Settings(worlds=32, round_worlds=16, budget_s=0, min_worlds=10**6, horizon="deal")
@@ -19,14 +28,14 @@ HAND = Settings(worlds=32, round_worlds=16, budget_s=0, min_worlds=10**6)
 """The interactive horizon and leaf: the end of the hand, valued by the model's hand-value table."""
 
 
-def positions(count, seed=3):
-    """Positions where the agent (seat 0, against the expert) has a choice, with the agent's memory there."""
+def positions(count, seed=3, where=lambda state: True):
+    """Positions (`where` holds) where the agent (seat 0, against the expert) has a choice, with its memory there."""
     agent = OnnxPolicy()
     table = Table(Rules(), [agent, make_policy("expert", seed)], Dealer(seed))
     table.start()
     found = []
     while not table.over and len(found) < count:
-        if table.state.turn == 0 and len(legal_actions(table.state)) > 1:
+        if table.state.turn == 0 and len(legal_actions(table.state)) > 1 and where(table.state):
             found.append((table.state, agent.memory))
         table.step()
     return agent, found
@@ -58,6 +67,25 @@ def test_every_move_is_valued_in_the_same_worlds_with_intervals():
             # the loss is the paired difference of the two moves' values in the same worlds
             assert m.loss == pytest.approx(max(0.0, best.win_pct - m.win_pct), abs=1e-6)
         assert [m.loss for m in result.moves] == sorted(m.loss for m in result.moves)
+
+
+def test_where_every_card_is_known_one_world_gives_what_every_sampled_world_does(monkeypatch):
+    """In the last deal of a 1 v 1 hand the other hand is every card not seen: each sampled world is the true one,
+    so the analysis plays one, and its values and intervals are those of many (no sampling error in either)."""
+    module = sys.modules["cuarenta_tutor.analysis.analyse"]
+    agent, found = positions(3, seed=5, where=knows_every_card)
+    assert len(found) == 3
+    for state, memory in found:
+        one = analyse(state, agent, HAND, memory=memory)
+        with monkeypatch.context() as m:
+            m.setattr(module, "knows_every_card", lambda state: False)
+            many = analyse(state, agent, HAND, memory=memory)
+        assert one.worlds == 1 and many.worlds == HAND.worlds and one.known and not many.known
+        assert one.where == "with every card known" and many.where == f"in {HAND.worlds} sampled worlds"
+        for a, b in zip(one.moves, many.moves, strict=True):
+            assert a.action == b.action and a.win_pct == pytest.approx(b.win_pct) and a.loss == pytest.approx(b.loss)
+            assert a.ci95 == pytest.approx(b.ci95) and a.loss_ci95 == pytest.approx(b.loss_ci95)
+            assert (a.points, a.caida_risk, a.limpia_risk) == pytest.approx((b.points, b.caida_risk, b.limpia_risk))
 
 
 def test_a_budget_plans_its_rounds_from_the_rate_of_the_first():

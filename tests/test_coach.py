@@ -21,7 +21,16 @@ from cuarenta_tutor.coach import (
     game_accuracy,
     hints,
 )
-from cuarenta_tutor.engine import ACTION_RANK, Dealer, legal_actions, make_position, match_action, parse_rank, preset
+from cuarenta_tutor.engine import (
+    ACTION_RANK,
+    Dealer,
+    knows_every_card,
+    legal_actions,
+    make_position,
+    match_action,
+    parse_rank,
+    preset,
+)
 from cuarenta_tutor.engine.actions import sum_action, trail_action
 from cuarenta_tutor.narrator import move_name
 
@@ -262,7 +271,8 @@ def test_review_analyses_every_decision_with_its_interval_and_provenance(annotat
         assert a.action == move.action and a.seat == move.seat == state.turn
         assert a.best_action in legal_actions(state)
         assert (a.name, a.best_name) == (move_name(state, a.action), move_name(state, a.best_action))
-        assert a.ci95[0] <= a.win_after <= a.ci95[1] and a.loss >= 0 and a.worlds == 16
+        assert a.ci95[0] <= a.win_after <= a.ci95[1] and a.loss >= 0
+        assert a.worlds == (1 if knows_every_card(state) else 16)  # every card known: the one true world
         assert (a.loss == 0) == (a.klass == "best") and a.win_best == a.win_before >= a.win_after
         assert a.accuracy is None or 0 <= a.accuracy <= 100
         assert a.provenance["model"] == sha and a.provenance["settings"] == SMALL.to_json()

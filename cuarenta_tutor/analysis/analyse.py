@@ -5,7 +5,9 @@ the same worlds (paired, so the differences between moves carry far less noise t
 continued by the agent to a horizon (playout.py). Per move: win % with a 95% interval, the loss against
 the best move with its own (paired) interval, the points the seat's team gains over the other to the
 horizon, the chance that the other side's next play is a caída or a limpia, and the number of worlds.
-It works in rounds and stops at its time budget, at its most worlds, or once the best move is clear.
+It works in rounds and stops at its time budget, at its most worlds, or once the best move is clear. Where the
+seat knows every card (the last deal of a 1 v 1 hand) every world is the true one: it plays that one alone, with
+no sampling error.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import State, determinize, legal_actions
+from ..engine import State, determinize, knows_every_card, legal_actions
 from ..narrator import move_name
 from .playout import Playouts, risks, start_lane
 from .values import for_model
@@ -107,6 +109,13 @@ class Analysis:
     model_id: str = ""
     leaf: str = "critic"
     """What valued the playouts' ends: "table", "critic", or "result" (every playout to the game's end)."""
+    known: bool = False
+    """The seat knew every card (engine.knows_every_card): the one world played was the true one."""
+
+    @property
+    def where(self) -> str:
+        """Where the numbers come from, for a sentence: "with every card known" or "in N sampled worlds"."""
+        return "with every card known" if self.known else f"in {self.worlds} sampled worlds"
 
     @property
     def best(self) -> MoveEval:
@@ -116,14 +125,14 @@ class Analysis:
         return next(m for m in self.moves if m.action == action)
 
 
-def _mean_ci(x: np.ndarray, extra_sd: float = 0.0) -> tuple[float, float, float]:
-    """Mean and 95% interval: the sampling error over worlds and `extra_sd` (a measured model error) in
-    quadrature."""
+def _mean_ci(x: np.ndarray, extra_sd: float = 0.0, known: bool = False) -> tuple[float, float, float]:
+    """Mean and 95% interval: the sampling error over worlds (none when the `known` world is the true one) and
+    `extra_sd` (a measured model error) in quadrature."""
     n = len(x)
     mean = float(x.mean())
-    if n < 2:
+    if n < 2 and not known:
         return mean, mean - 100.0, mean + 100.0
-    half = Z95 * math.sqrt(float(x.var(ddof=1)) / n + extra_sd ** 2)
+    half = Z95 * math.sqrt((0.0 if known else float(x.var(ddof=1)) / n) + extra_sd ** 2)
     return mean, mean - half, mean + half
 
 
@@ -153,8 +162,10 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     caidas, limpias = [0] * len(legal), [0] * len(legal)
     table_errors: list[list[float]] = [[] for _ in legal]
     worlds, playing = 0, 0.0
-    while worlds < settings.worlds:
-        batch = min(settings.round_worlds, settings.worlds - worlds)
+    known = knows_every_card(state)  # every world is the true one: one is enough, and it has no sampling error
+    most = 1 if known else settings.worlds
+    while worlds < most:
+        batch = min(settings.round_worlds, most - worlds)
         if settings.budget_s and not worlds:  # a first round of half size: the rate is known early
             batch = min(batch, max(MIN_ROUND, settings.round_worlds // 2))
         elif settings.budget_s:  # the next round shrinks to what the time left holds, at the rate so far
@@ -189,17 +200,17 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
         exact = bool(np.all(table[m] == table[m][0])) and table[m][0] in (0.0, 100.0)  # the game's result
         # the table's error is shared by the worlds (the same entries): its mean adds to the model error
         extra = math.hypot(settings.value_sd, float(np.mean(table_errors[m])))
-        mean, low, high = _mean_ci(table[m], 0.0 if exact else extra)
+        mean, low, high = _mean_ci(table[m], 0.0 if exact else extra, known)
         if m == best:
             loss, loss_ci = 0.0, (0.0, 0.0)
         else:
-            d, dl, dh = _mean_ci(table[best] - table[m], settings.loss_sd)
+            d, dl, dh = _mean_ci(table[best] - table[m], settings.loss_sd, known)
             loss, loss_ci = max(0.0, d), (dl, dh)
         out.append(MoveEval(a, move_name(state, a), mean, (max(0.0, low), min(100.0, high)), loss, loss_ci,
                             float(np.mean(points[m])), caidas[m] / worlds, limpias[m] / worlds, worlds))
     out.sort(key=lambda e: (e.loss, -e.win_pct, e.action))
     leaf = "result" if settings.horizon == "game" else "table" if hand_values else "critic"
-    return Analysis(seat, tuple(out), worlds, time.perf_counter() - started, settings, agent.model_id, leaf)
+    return Analysis(seat, tuple(out), worlds, time.perf_counter() - started, settings, agent.model_id, leaf, known)
 
 
 def _clear(table: np.ndarray) -> bool:

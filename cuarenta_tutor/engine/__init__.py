@@ -24,7 +24,7 @@ from .actions import (
 from .captures import CaptureOption, capture_options, capture_outcomes
 from .cards import DECK_SIZE, RANKS, SUITS, VALUE, card_str, parse_card, parse_rank, rank_of, suit_of
 from .dealing import Dealer, check_deck, first_dealer, new_game, seeded_deck
-from .knowledge import World, determinize, p_holds, seen_counts, unseen_cards, unseen_counts
+from .knowledge import World, determinize, knows_every_card, p_holds, seen_counts, unseen_cards, unseen_counts
 from .play import (
     CARDS_PER_DEAL,
     apply,
@@ -72,7 +72,7 @@ __all__ = [
     "capture_outcomes", "DECK_SIZE", "RANKS", "SUITS", "VALUE", "card_str", "parse_card", "parse_rank", "rank_of",
     "suit_of",
     "CARDS_PER_DEAL", "Dealer", "check_deck", "first_dealer", "new_game", "seeded_deck", "World", "determinize",
-    "p_holds",
+    "p_holds", "knows_every_card",
     "seen_counts", "unseen_cards", "unseen_counts", "apply", "cards_per_deal", "check_action", "choice_to_action",
     "deal", "initial_state", "is_legal", "legal_actions", "play_events", "play_points", "render", "CAIDA_POINTS",
     "CARTON_CARDS", "CARTON_MORE_POINTS", "LIMPIA_POINTS", "PRESET_NOTES", "PRESETS", "TARGET_SCORE", "Rules", "preset",

@@ -25,6 +25,13 @@ MAX_TRIES = 1000
 """Draws before determinize gives up on a consistent world (a draw fails about 1 time in 20 per silent seat)."""
 
 
+def knows_every_card(state: State) -> bool:
+    """Whether every seat knows where every card is: 1 v 1 with the stock empty (the last deal of a hand), when the
+    other hand holds exactly the cards a seat has not seen; every sampled world is then the true one (up to suits,
+    which no rule reads)."""
+    return state.rules.players == 2 and not state.stock
+
+
 def seen_counts(state: State, seat: int) -> list[int]:
     """Per rank, the cards `seat` has seen this hand: its hand, the table, both piles."""
     counts = [0] * N_RANKS

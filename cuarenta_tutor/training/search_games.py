@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ..encoding import N_ACTIONS, encode_into, legal_mask
-from ..engine import Dealer, legal_actions, preset
+from ..engine import Dealer, knows_every_card, legal_actions, preset
 from ..play.table import Table
 
 SHARD_GAMES = 10
@@ -66,12 +66,6 @@ def search_distribution(win_pct: dict[int, float], temperature: float) -> dict[i
     weights = {a: math.exp((w - best) / temperature) for a, w in win_pct.items()}
     total = sum(weights.values())
     return {a: w / total for a, w in weights.items()}
-
-
-def knows_every_card(state) -> bool:
-    """Whether the seat on turn knows where every card is: 1 v 1 with the stock empty (the other hand holds exactly
-    the cards it has not seen)."""
-    return state.rules.players == 2 and not state.stock
 
 
 def play_game(model, rules_name: str, players: int, seed: int, settings: SearchSettings) -> dict:

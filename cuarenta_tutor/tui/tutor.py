@@ -38,7 +38,7 @@ class TutorWarning(ModalScreen[str]):
         with Vertical(id="dialog"):
             yield Static(Text(f"Tutor: {move.name} looks like a {self.klass}", style="bold yellow"))
             yield Static(f"It keeps your win at {move.win_pct:.0f}% ±{(move.ci95[1] - move.ci95[0]) / 2:.0f}, "
-                         f"{move.loss:.0f} points below the best move (in {self.analysis.worlds} sampled worlds).",
+                         f"{move.loss:.0f} points below the best move ({self.analysis.where}).",
                          id="warning")
             yield Static(id="better")
             yield Static(Text("[p] play it anyway   [t] take it back   [s] show the better move", style="dim"))
