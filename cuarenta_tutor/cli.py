@@ -129,8 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     games.add_argument("--worlds", type=int, default=48, help="worlds per labelled move (default 48)")
     games.add_argument("--share", type=float, default=0.5, help="share of the decisions labelled (default 0.5)")
     games.add_argument("--known-only", action="store_true",
-                       help="label only positions where the mover knows every card (1 v 1, stock empty: one world "
-                            "is the true one, so --worlds 1 labels them exactly)")
+                       help="label only positions where the mover knows every card (1 v 1, stock empty): the "
+                            "search plays the one true world there, so the labels are exact and quick")
     games.add_argument("--temperature", type=float, default=0.5,
                        help="softmax temperature over the moves' values: points (search), win %% (analysis)")
     games.add_argument("--jobs", type=int, default=1, help="processes (default 1)")

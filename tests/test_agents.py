@@ -3,6 +3,7 @@ documented to make."""
 
 import json
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from cuarenta_tutor.engine import (
     Dealer,
     World,
     determinize,
+    knows_every_card,
     legal_actions,
     make_position,
     match_action,
@@ -29,6 +31,7 @@ from cuarenta_tutor.engine import (
     trail_action,
 )
 
+SEARCH_PLAYOUT = SearchPolicy.playout
 LINEUPS = [("random", "greedy"), ("expert", "random"), ("greedy", "expert"), ("search:1", "expert")]
 
 
@@ -91,6 +94,27 @@ def test_choice_ignores_the_hidden_cards(name):
         first.reset(seat, 11), second.reset(seat, 11)
         assert first.decide(state).action == second.decide(other).action
     assert changed_worlds >= 15  # the reshuffle really moved hidden cards (late positions may have one)
+
+
+@pytest.mark.parametrize("options", [{}, {"infer": True}, {"horizon": "hand"}])
+def test_where_every_card_is_known_the_search_plays_one_world_with_what_every_world_gives(monkeypatch, options):
+    module = sys.modules["cuarenta_tutor.agents.search"]
+    known = []
+    for state in positions(400):
+        if knows_every_card(state) and len(known) < 6:
+            known.append(state)
+    assert len(known) == 6
+    played = []
+    monkeypatch.setattr(SearchPolicy, "playout", lambda self, *args: played.append(args) or SEARCH_PLAYOUT(self, *args))
+    for state in known:
+        one, every = SearchPolicy(8, rng=random.Random(3), **options), SearchPolicy(8, rng=random.Random(3), **options)
+        del played[:]
+        means = one.move_means(state)
+        assert len(played) == len(legal_actions(state))  # one world, each move once
+        with monkeypatch.context() as m:
+            m.setattr(module, "knows_every_card", lambda state: False)
+            assert every.move_means(state) == pytest.approx(means)
+        assert one.rng.getstate() == every.rng.getstate()  # the same draws: a seeded run goes on as before
 
 
 def test_determinize_keeps_what_the_seat_knows():

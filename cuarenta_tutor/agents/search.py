@@ -6,7 +6,8 @@ deal (or of the hand, with horizon "hand"); the move with the best mean outcome 
 the change in the score difference (mover's team minus the other) to the horizon, cartón included,
 plus a large bonus or penalty when the game is won or lost on the way, and at a deal horizon the
 captured-card difference at the expert's card weight. Every move is scored in the same worlds
-(common random numbers), and ties go to the expert's own preference. It never reads a hidden card.
+(common random numbers), and ties go to the expert's own preference. It never reads a hidden card. Where the
+seat knows every card (engine.knows_every_card) every world is the true one: it is played once, weighed as all.
 
 With `infer`, the worlds are weighted by what the other seats' plays of the deal reveal (agents/belief.py):
 a world where the opponent trailed beside a card it could have taken with its hand is unlikely, and the
@@ -20,7 +21,7 @@ every seat playing its best knowing that world's cards) instead of played out by
 
 from __future__ import annotations
 
-from ..engine import TARGET_SCORE, Dealer, State, apply, determinize, legal_actions
+from ..engine import TARGET_SCORE, Dealer, State, apply, determinize, knows_every_card, legal_actions
 from ..play.table import Table
 from .base import BasePolicy, Decision
 from .belief import Plays, weighted_worlds
@@ -85,6 +86,9 @@ class SearchPolicy(BasePolicy):
             worlds = weighted_worlds(state, state.turn, self.plays.of_deal(state), samples, self.rng)
         else:
             worlds = [(determinize(state, state.turn, self.rng), 1) for _ in range(samples)]
+        if knows_every_card(state):
+            # every world is the true one: play it once, weighed as all (all drawn: the seed's sequence stays)
+            worlds = [(worlds[0][0], sum(copies for _, copies in worlds))]
         for world, copies in worlds:
             dealer = Dealer.for_world(world.state, world.stock_order) if self.horizon == "hand" else None
             for a in legal:

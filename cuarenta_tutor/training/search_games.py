@@ -48,7 +48,7 @@ class SearchSettings:
     "search", win-% points for "analysis"."""
     known_only: bool = False
     """Label only positions where the mover knows every card (1 v 1, the stock empty: the other hand is all the
-    cards it has not seen), where one world is the true one, so `worlds=1` labels them exactly."""
+    cards it has not seen), where the one true world is played (either teacher), so the labels are exact."""
 
     def __post_init__(self):
         if self.teacher not in ("search", "analysis"):
