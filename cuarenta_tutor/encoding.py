@@ -52,8 +52,14 @@ it, is secret). 0: legal (1); 1: points scored now / 4; 2: cards taken, the play
 back from the table left / 4; 5: a trail keeping a card of its rank in hand (0/1); 6: wins the game
 (0/1); 7: empties the table (0/1); 8: cards left on the table / 10; 9: the expert's whole estimate
 in points / 4, clipped to [-5, 5]. A network reads these for each move beside the state, so it
-need not work out alone what every move takes and leaves. Version 1 (slots 0-105 only) is still
-read, for older models.
+need not work out alone what every move takes and leaves.
+
+Encoding version 3 (the same size) differs in one place: where the seat on turn knows every card
+(engine.knows_every_card: 1 v 1, the stock empty, the last deal of a hand), move feature 9 is the move's
+outcome played out to the deal's end in the one true world (agents/search.py known_means: experts play the
+rest; the change in score difference, a captured card at the expert's card weight, a game won or lost at
+40) / 4, clipped to [-5, 5], instead of the one-reply estimate. Versions 1 (slots 0-105 only) and 2 are
+still read, for older models.
 """
 
 from __future__ import annotations
@@ -63,15 +69,15 @@ import struct
 
 import numpy as np
 
-from .engine import CARTON_CARDS, N_ACTIONS, TARGET_SCORE, Rules, State, legal_actions
+from .engine import CARTON_CARDS, N_ACTIONS, TARGET_SCORE, Rules, State, knows_every_card, legal_actions
 from .engine.cards import DECK_SIZE
 
-ENCODING_VERSION = 2
+ENCODING_VERSION = 3
 BASE_SIZE = 106
 """Slots 0-105: the state (encoding version 1 has only these)."""
 MOVE_FEATURES = 10
 OBS_SIZE = BASE_SIZE + N_ACTIONS * MOVE_FEATURES
-SIZES = {1: BASE_SIZE, 2: OBS_SIZE}
+SIZES = {1: BASE_SIZE, 2: OBS_SIZE, 3: OBS_SIZE}
 """The observation size of each encoding version this code reads."""
 MOVE_BOUNDS = ((0, 1), (0, 5), (0, 4), (0, 4), (0, 40), (0, 1), (0, 1), (0, 1), (0, 4), (-5, 5))
 """The range of each move feature (the threat / 4 passes 25 when the next player may win the game)."""
@@ -104,9 +110,9 @@ def _rules_tail(rules) -> tuple:
             float(rules.players == 4))
 
 
-def encode_into(out: np.ndarray, state: State, seat: int) -> np.ndarray:
-    """Fill `out` (float32, a size of SIZES: OBS_SIZE, or BASE_SIZE for encoding version 1) with the
-    observation of `state` from `seat`; returns `out`.
+def encode_into(out: np.ndarray, state: State, seat: int, version: int | None = None) -> np.ndarray:
+    """Fill `out` (float32, of the size SIZES gives `version`) with the observation of `state` from `seat` in
+    encoding `version` (by default: 1 for a buffer of BASE_SIZE, else ENCODING_VERSION); returns `out`.
 
     The vector is built as a Python list and written once with struct: numpy item writes cost far
     more, and training encodes two observations per play."""
@@ -151,7 +157,8 @@ def encode_into(out: np.ndarray, state: State, seat: int) -> np.ndarray:
     v += _rules_tail(state.rules)
     v.append(float(state.winner >= 0))
     if out.shape[-1] > BASE_SIZE:
-        v += _move_features(state) if state.turn == seat and state.winner < 0 else _ZEROS_MOVES
+        v += _move_features(state, version or ENCODING_VERSION) if state.turn == seat and state.winner < 0 \
+            else _ZEROS_MOVES
     if out.dtype == np.float32 and out.flags.c_contiguous:
         (_PACK if len(v) == OBS_SIZE else _PACK_BASE).pack_into(out, 0, *v)
     else:
@@ -159,16 +166,18 @@ def encode_into(out: np.ndarray, state: State, seat: int) -> np.ndarray:
     return out
 
 
-def _move_features(state: State) -> list:
+def _move_features(state: State, version: int) -> list:
     """Slots 106-635: the move features of every legal action of the seat on turn."""
-    from .agents.expert import move_terms  # the expert imports the engine only; imported late to keep it so
+    from .agents.expert import move_terms  # the agents import the engine only; imported late to keep it so
+    from .agents.search import known_means
 
     v = [0.0] * (N_ACTIONS * MOVE_FEATURES)
+    known = known_means(state) if version >= 3 and knows_every_card(state) else None
     for a, t in move_terms(state).items():
         i = a * MOVE_FEATURES
+        value = known[a] if known else t.value
         v[i:i + MOVE_FEATURES] = (1.0, t.points / 4, t.cards / 10, t.carton / 4, t.threat / 4, float(t.keep > 0),
-                                  float(t.won), float(t.limpia), t.table_left / 10,
-                                  min(5.0, max(-5.0, t.value / 4)))
+                                  float(t.won), float(t.limpia), t.table_left / 10, min(5.0, max(-5.0, value / 4)))
     return v
 
 
@@ -179,9 +188,10 @@ _ZEROS_50_92 = [0.0] * 43
 """Slots 50-92, filled in place by encode_into."""
 
 
-def encode(state: State, seat: int) -> np.ndarray:
-    """The observation of `state` from `seat` (any seat, its turn or not) as a new float32 vector."""
-    return encode_into(np.empty(OBS_SIZE, dtype=np.float32), state, seat)
+def encode(state: State, seat: int, version: int = ENCODING_VERSION) -> np.ndarray:
+    """The observation of `state` from `seat` (any seat, its turn or not) in encoding `version`, as a new float32
+    vector."""
+    return encode_into(np.empty(SIZES[version], dtype=np.float32), state, seat, version)
 
 
 def legal_mask(state: State) -> np.ndarray:

@@ -31,8 +31,9 @@ from cuarenta_tutor.engine import (
 
 
 def test_layout_is_documented():
-    assert BASE_SIZE == 106 and N_ACTIONS == 53 and ENCODING_VERSION == 2
-    assert SIZES == {1: 106, 2: 106 + 53 * MOVE_FEATURES} and OBS_SIZE == SIZES[ENCODING_VERSION]
+    assert BASE_SIZE == 106 and N_ACTIONS == 53 and ENCODING_VERSION == 3
+    assert SIZES == {1: 106, 2: 106 + 53 * MOVE_FEATURES, 3: 106 + 53 * MOVE_FEATURES}
+    assert OBS_SIZE == SIZES[ENCODING_VERSION]
     covered = set()
     for entry in INDEX_MAP:
         low, _, high = entry.partition("-")
@@ -107,7 +108,8 @@ def test_every_kind_of_buffer_gets_the_same_vector(players):
 def test_move_features_are_the_experts_reckoning_of_each_legal_move():
     # South holds a 7 and a 5: the 7 takes the 7 just trailed (a caída, 2 points) and empties the table (a
     # limpia, 2 more); trailing the 5 leaves two cards for North.
-    state = make_position(hands=[["7", "5"], ["A", "2"]], table=["7"], turn=0, trailed="7")
+    state = make_position(hands=[["7", "5"], ["A", "2"]], table=["7"], turn=0, trailed="7",
+                          stock=["3", "4", "6", "J"])
     v = encode(state, 0)
     moves = v[BASE_SIZE:].reshape(N_ACTIONS, MOVE_FEATURES)
     legal = set(legal_actions(state))
@@ -133,3 +135,31 @@ def test_a_reused_buffer_drops_the_last_turns_move_features():
     assert buf[BASE_SIZE:].any()
     encode_into(buf, state, 1 - state.turn)
     assert not buf[BASE_SIZE:].any()
+
+
+def test_where_every_card_is_known_version_3_reads_each_moves_outcome_in_the_one_true_world():
+    # The last deal of 1 v 1: the stock is empty, so the other hand is what the seat has not seen. Version 3's
+    # move feature 9 is the search bot's outcome of each move in that world (experts play it out); version 2
+    # keeps the expert's one-reply estimate; everything else is the same in both.
+    from cuarenta_tutor.agents.search import SearchPolicy, known_means
+
+    rng, seen = random.Random(3), 0
+    for state in game_states(400, seed=11):
+        if state.stock or len(legal_actions(state)) < 2:
+            continue
+        seen += 1
+        v2, v3 = encode(state, state.turn, 2), encode(state, state.turn, 3)
+        means, values = known_means(state), move_values(state)
+        assert means == pytest.approx(SearchPolicy(4, rng=rng).move_means(state))
+        for a in legal_actions(state):
+            assert v3[BASE_SIZE + a * MOVE_FEATURES + 9] == pytest.approx(max(-5, min(5, means[a] / 4)), abs=1e-6)
+            assert v2[BASE_SIZE + a * MOVE_FEATURES + 9] == pytest.approx(max(-5, min(5, values[a] / 4)), abs=1e-6)
+        nine = [BASE_SIZE + a * MOVE_FEATURES + 9 for a in range(N_ACTIONS)]
+        assert np.array_equal(np.delete(v2, nine), np.delete(v3, nine))
+        assert np.array_equal(encode(state, 1 - state.turn, 2), encode(state, 1 - state.turn, 3))
+    assert seen > 30
+    # with cards still in the stock the versions agree everywhere, as in 2 v 2
+    for players in (2, 4):
+        for state in game_states(60, players, seed=2)[::5]:
+            if state.stock:
+                assert np.array_equal(encode(state, state.turn, 2), encode(state, state.turn, 3))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..encoding import N_ACTIONS, SIZES, encode_into, legal_mask
+from ..encoding import N_ACTIONS, encode_into, legal_mask
 from ..engine import State, apply, legal_actions
 from ..resources import data_dir
 from .base import BasePolicy, Decision
@@ -74,6 +74,11 @@ def obs_width(session) -> int:
     return check_metadata(session.get_modelmeta().custom_metadata_map, "")[1]
 
 
+def model_encoding(session) -> int:
+    """The encoding version a (checked) model was trained on (encoding.py)."""
+    return int(session.get_modelmeta().custom_metadata_map["encoding_version"])
+
+
 def check_outputs(session, hidden: int, width: int, path) -> None:
     """One step on an empty observation: the outputs must have the contract's shapes and be finite numbers."""
     obs = np.zeros((2, width), np.float32)
@@ -104,7 +109,7 @@ class OnnxPolicy(BasePolicy):
         self.name = "onnx" if path is None else f"onnx:{self.path}"
         self.width = obs_width(self.session)
         """The observation size of the model's encoding version."""
-        self.encoding = next(v for v, size in SIZES.items() if size == self.width)
+        self.encoding = model_encoding(self.session)
         """The model's encoding version (encoding.py)."""
         self._obs = np.zeros((1, self.width), np.float32)
         self.reset(0)
@@ -128,7 +133,7 @@ class OnnxPolicy(BasePolicy):
         a non-finite number."""
         if self._seen is not None and self._seen[0] is state:
             return
-        encode_into(self._obs[0], state, self.seat)
+        encode_into(self._obs[0], state, self.seat, self.encoding)
         mask = legal_mask(state)[None] if state.turn == self.seat and state.winner < 0 else _ALL
         probs, value, h, c = self.run(self._obs, mask, self.h, self.c)
         if not (np.isfinite(probs).all() and np.isfinite(value).all()):
@@ -149,7 +154,7 @@ class OnnxPolicy(BasePolicy):
         afters = [apply(state, a)[0] for a in legal]
         obs = np.zeros((len(legal), self.width), np.float32)
         for i, after in enumerate(afters):
-            encode_into(obs[i], after, self.seat)
+            encode_into(obs[i], after, self.seat, self.encoding)
         mask = np.ones((len(legal), N_ACTIONS), dtype=bool)
         hb, cb = np.repeat(h, len(legal), axis=1), np.repeat(c, len(legal), axis=1)
         _, values, _, _ = self.run(obs, mask, hb, cb)

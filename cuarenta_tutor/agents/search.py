@@ -7,7 +7,8 @@ the change in the score difference (mover's team minus the other) to the horizon
 plus a large bonus or penalty when the game is won or lost on the way, and at a deal horizon the
 captured-card difference at the expert's card weight. Every move is scored in the same worlds
 (common random numbers), and ties go to the expert's own preference. It never reads a hidden card. Where the
-seat knows every card (engine.knows_every_card) every world is the true one: it is played once, weighed as all.
+seat knows every card (engine.knows_every_card) every world is the true one: it is played once, weighed as all
+(`known_means` gives the same outcomes without drawing: encoding version 3 reads them as a move feature).
 
 With `infer`, the worlds are weighted by what the other seats' plays of the deal reveal (agents/belief.py):
 a world where the opponent trailed beside a card it could have taken with its hand is unlikely, and the
@@ -142,3 +143,13 @@ class SearchPolicy(BasePolicy):
             return diff + self.carton.value(state, team) - self.carton.value(world, team)
         cards = len(state.piles[team]) - len(state.piles[1 - team])
         return diff + CARD_WEIGHT * (cards - (len(world.piles[team]) - len(world.piles[1 - team])))
+
+
+def known_means(state: State) -> dict[int, float]:
+    """Where the seat on turn knows every card (engine.knows_every_card): each legal move's outcome, as the search
+    bot scores it at its deal horizon, in the one true world, which is `state` itself (experts play it out)."""
+    team = state.turn & 1
+    return {a: _ONE_WORLD.playout(state, None, a, team) for a in legal_actions(state)}
+
+
+_ONE_WORLD = SearchPolicy(1)

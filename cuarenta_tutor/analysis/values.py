@@ -86,7 +86,7 @@ def simulate(agent, rules: Rules, starts: list, hands: int, seed: int) -> list[l
             cards = Dealer(rng.randrange(1 << 62))
             state = cards.start(rules, dealer, scores)[0]
             lanes.append(Lane(state, cards, k, 0, hand_no=state.hand_no))
-    playouts = Playouts(agent.run, agent.hidden, "hand", leaf=lambda state, team: 0.5, width=agent.width)
+    playouts = Playouts(agent.run, agent.hidden, "hand", leaf=lambda state, team: 0.5, encoding=agent.encoding)
     zero = np.zeros((1, 1, agent.hidden), np.float32)
     playouts.play(lanes, 0, zero, zero)
     out = [[] for _ in starts]

@@ -59,9 +59,10 @@ class Config:
     mix: dict = field(default_factory=dict)
     """Chance of each rules preset and player count for a new game, as {"standard": 0.4, "standard/4": 0.4,
     "pagat": 0.2} ("/4": 2 v 2). Empty: `rules`, 1 v 1 only. Evaluations and gates play every entry."""
-    encoding: int = 2
-    """The observation's encoding version (encoding.py): 2 adds each move's features and the network's move head;
-    1, the state alone (models before 2026-11)."""
+    encoding: int = 3
+    """The observation's encoding version (encoding.py): 3, as 2 with each move's played-out outcome where every
+    card is known (the last deal of 1 v 1); 2 adds each move's features and the network's move head; 1, the state
+    alone (models before 2026-11)."""
     feature: int = 256
     strategy: int = 128
     hidden: int = 128

@@ -165,7 +165,7 @@ class Rollout:
         for g, state in enumerate(self.games.states):
             control = self.games.control[g]
             for seat, who in enumerate(control):
-                encode_into(obs[per * g + seat], state, seat)
+                encode_into(obs[per * g + seat], state, seat, self.cfg.encoding)
                 learner[per * g + seat] = who == LEARNER
             row = masks[per * g + state.turn]
             row[:] = False
@@ -205,7 +205,7 @@ class Rollout:
         obs = np.zeros((n, self.net.obs_size), np.float32)
         for g, state in enumerate(self.games.states):
             for seat in range(state.rules.players):
-                encode_into(obs[self.per * g + seat], state, seat)
+                encode_into(obs[self.per * g + seat], state, seat, self.cfg.encoding)
         with torch.no_grad():
             _, value, _, _ = self.net.step(torch.from_numpy(obs), torch.ones(n, N_ACTIONS, dtype=torch.bool),
                                            self.h, self.c)

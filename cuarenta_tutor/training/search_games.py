@@ -95,7 +95,7 @@ def play_game(model, rules_name: str, players: int, seed: int, settings: SearchS
         state = table.state
         row = np.zeros((players, agents[0].width), np.float32)
         for s in range(players):
-            encode_into(row[s], state, s)
+            encode_into(row[s], state, s, agents[0].encoding)
         seat, moves = state.turn, legal_actions(state)
         agent = agents[seat]
         probs = agent.decide(state).probs
