@@ -56,7 +56,7 @@ need not work out alone what every move takes and leaves.
 
 Encoding version 3 (the same size) differs in one place: where the seat on turn knows every card
 (engine.knows_every_card: 1 v 1, the stock empty, the last deal of a hand), move feature 9 is the move's
-outcome played out to the deal's end in the one true world (agents/search.py known_means: experts play the
+outcome played out to the deal's end in the one true world (agents/known.py: experts play the
 rest; the change in score difference, a captured card at the expert's card weight, a game won or lost at
 40) / 4, clipped to [-5, 5], instead of the one-reply estimate. Versions 1 (slots 0-105 only) and 2 are
 still read, for older models.
@@ -169,7 +169,7 @@ def encode_into(out: np.ndarray, state: State, seat: int, version: int | None = 
 def _move_features(state: State, version: int) -> list:
     """Slots 106-635: the move features of every legal action of the seat on turn."""
     from .agents.expert import move_terms  # the agents import the engine only; imported late to keep it so
-    from .agents.search import known_means
+    from .agents.known import known_means
 
     v = [0.0] * (N_ACTIONS * MOVE_FEATURES)
     known = known_means(state) if version >= 3 and knows_every_card(state) else None

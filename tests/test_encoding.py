@@ -141,7 +141,8 @@ def test_where_every_card_is_known_version_3_reads_each_moves_outcome_in_the_one
     # The last deal of 1 v 1: the stock is empty, so the other hand is what the seat has not seen. Version 3's
     # move feature 9 is the search bot's outcome of each move in that world (experts play it out); version 2
     # keeps the expert's one-reply estimate; everything else is the same in both.
-    from cuarenta_tutor.agents.search import SearchPolicy, known_means
+    from cuarenta_tutor.agents.known import known_means
+    from cuarenta_tutor.agents.search import SearchPolicy
 
     rng, seen = random.Random(3), 0
     for state in game_states(400, seed=11):

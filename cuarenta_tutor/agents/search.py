@@ -8,7 +8,7 @@ plus a large bonus or penalty when the game is won or lost on the way, and at a 
 captured-card difference at the expert's card weight. Every move is scored in the same worlds
 (common random numbers), and ties go to the expert's own preference. It never reads a hidden card. Where the
 seat knows every card (engine.knows_every_card) every world is the true one: it is played once, weighed as all
-(`known_means` gives the same outcomes without drawing: encoding version 3 reads them as a move feature).
+(agents/known.py gives the same outcomes without drawing: encoding version 3 reads them as a move feature).
 
 With `infer`, the worlds are weighted by what the other seats' plays of the deal reveal (agents/belief.py):
 a world where the opponent trailed beside a card it could have taken with its hand is unlikely, and the
@@ -22,15 +22,13 @@ every seat playing its best knowing that world's cards) instead of played out by
 
 from __future__ import annotations
 
-from ..engine import TARGET_SCORE, Dealer, State, apply, determinize, knows_every_card, legal_actions
+from ..engine import Dealer, State, apply, determinize, knows_every_card, legal_actions
 from ..play.table import Table
 from .base import BasePolicy, Decision
 from .belief import Plays, weighted_worlds
 from .carton import ExpectedCarton
-from .expert import CARD_WEIGHT, ExpertPolicy, move_values
-
-WIN_OUTCOME = float(TARGET_SCORE)
-"""Worth, in points of score difference, of winning (or losing) the game inside a playout: a whole game's."""
+from .expert import ExpertPolicy, move_values
+from .known import WIN_OUTCOME, deal_outcome
 
 
 class SearchPolicy(BasePolicy):
@@ -134,22 +132,8 @@ class SearchPolicy(BasePolicy):
 
     def outcome(self, state: State, world: State, team: int) -> float:
         """`team`'s outcome of the plays from `world` to `state`, the horizon (see the module's docstring)."""
+        if self.carton is None or state.winner >= 0 or state.hand_no != world.hand_no:
+            return deal_outcome(state, world, team)
         diff = state.scores[team] - state.scores[1 - team] - (world.scores[team] - world.scores[1 - team])
-        if state.winner >= 0:
-            return diff + (WIN_OUTCOME if state.winner == team else -WIN_OUTCOME)
-        if state.hand_no != world.hand_no:
-            return diff
-        if self.carton is not None:
-            return diff + self.carton.value(state, team) - self.carton.value(world, team)
-        cards = len(state.piles[team]) - len(state.piles[1 - team])
-        return diff + CARD_WEIGHT * (cards - (len(world.piles[team]) - len(world.piles[1 - team])))
+        return diff + self.carton.value(state, team) - self.carton.value(world, team)
 
-
-def known_means(state: State) -> dict[int, float]:
-    """Where the seat on turn knows every card (engine.knows_every_card): each legal move's outcome, as the search
-    bot scores it at its deal horizon, in the one true world, which is `state` itself (experts play it out)."""
-    team = state.turn & 1
-    return {a: _ONE_WORLD.playout(state, None, a, team) for a in legal_actions(state)}
-
-
-_ONE_WORLD = SearchPolicy(1)
