@@ -4,6 +4,7 @@ its numbers agree with what the rules make certain."""
 import json
 import random
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -86,6 +87,10 @@ def test_where_every_card_is_known_one_world_gives_what_every_sampled_world_does
             assert a.action == b.action and a.win_pct == pytest.approx(b.win_pct) and a.loss == pytest.approx(b.loss)
             assert a.ci95 == pytest.approx(b.ci95) and a.loss_ci95 == pytest.approx(b.loss_ci95)
             assert (a.points, a.caida_risk, a.limpia_risk) == pytest.approx((b.points, b.caida_risk, b.limpia_risk))
+        # lanes that deal the next hands (to the game's end, or the critic after the next first deal) meet chance
+        for past in (replace(HAND, horizon="game", worlds=4, round_worlds=4), replace(HAND, leaf="critic")):
+            sampled = analyse(state, agent, past, memory=memory)
+            assert sampled.worlds == past.worlds and not sampled.known
 
 
 def test_a_budget_plans_its_rounds_from_the_rate_of_the_first():

@@ -84,6 +84,12 @@ class Playouts:
         self.width = SIZES[encoding]
 
     @property
+    def past_hand(self) -> bool:
+        """Whether lanes go on past the end of this hand, dealing cards no seat knows yet: to the game's end, or
+        to the critic after the next hand's first deal (the "hand" horizon without a leaf)."""
+        return self.horizon == "game" or (self.horizon == "hand" and self.leaf is None)
+
+    @property
     def next_hand(self) -> bool:
         """Whether lanes deal a new hand's first cards (not when a leaf values the end of a hand)."""
         return self.leaf is None
