@@ -240,7 +240,7 @@ SMALL = Settings(worlds=16, round_worlds=16, min_worlds=16, budget_s=0)
 @pytest.fixture(scope="module")
 def annotated_game():
     """A whole bot game whose seat 1 was coached by the shipped network while it was played."""
-    record, made = _bot_game(11, 1, coach_policy=OnnxPolicy(MODEL))
+    record, made = _bot_game(17, 1, coach_policy=OnnxPolicy(MODEL))
     return record, made
 
 

@@ -105,7 +105,7 @@ def test_card_update_replaces_the_result_it_repeats_and_adds_a_new_one(tmp_path)
 def test_export_recalibrates_into_the_persons_models_folder_and_leaves_the_source(tmp_path, user_data, capsys):
     model = shipped_copy(tmp_path)
     before = model.read_bytes()
-    assert main(["export", str(model), "--calibrate", "4", "--calibrate-seed", "3"]) == 0
+    assert main(["export", str(model), "--calibrate", "4", "--calibrate-seed", "4"]) == 0  # seed 4: a game lost
     written = user_data / "models" / "model-recalibrated.onnx"
     assert written.exists() and f"wrote {written}" in capsys.readouterr().out
     assert model.read_bytes() == before and written.read_bytes() != before

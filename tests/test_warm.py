@@ -18,11 +18,12 @@ from cuarenta_tutor.training.warm import load_into, sizes_from_onnx  # noqa: E40
 
 VERSION_1 = data_dir("models") / "generations" / "gen1.onnx"
 """Generation 1, of encoding version 1 (the state alone), kept among the generations."""
-VERSION_2 = default_model_path()
-"""The shipped model (generation 5), of encoding version 2 (each move's features beside the state)."""
+VERSION_2 = data_dir("models") / "generations" / "gen5.onnx"
+"""Generation 5, of encoding version 2 (each move's features beside the state)."""
 
 
-@pytest.mark.parametrize("path", [VERSION_1, VERSION_2], ids=["version-1", "shipped-version-2"])
+@pytest.mark.parametrize("path", [VERSION_1, VERSION_2, default_model_path()],
+                         ids=["version-1", "version-2", "shipped"])
 def test_the_network_rebuilt_from_the_graph_matches_onnxruntime(path):
     width = OnnxPolicy(path).width
     net = ActorCritic(width, N_ACTIONS, **sizes_from_onnx(path))
