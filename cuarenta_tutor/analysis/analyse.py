@@ -162,9 +162,9 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     caidas, limpias = [0] * len(legal), [0] * len(legal)
     table_errors: list[list[float]] = [[] for _ in legal]
     worlds, playing = 0, 0.0
+    # every world is the true one while the lanes stay in this hand: one is enough, and it has no sampling error;
+    # lanes that deal the next hands (to the game's end, or for the critic after the next first deal) meet chance
     known = knows_every_card(state) and not playouts.past_hand
-    """Every world is the true one while the lanes stay in this hand: one is enough, and it has no sampling error.
-    Lanes that deal the next hands (to the game's end, or for the critic after the next first deal) meet chance."""
     most = 1 if known else settings.worlds
     while worlds < most:
         batch = min(settings.round_worlds, most - worlds)
