@@ -6,8 +6,8 @@ continued by the agent to a horizon (playout.py). Per move: win % with a 95% int
 the best move with its own (paired) interval, the points the seat's team gains over the other to the
 horizon, the chance that the other side's next play is a caída or a limpia, and the number of worlds.
 It works in rounds and stops at its time budget, at its most worlds, or once the best move is clear. Where the
-seat knows every card (the last deal of a 1 v 1 hand) every world is the true one: it plays that one alone, with
-no sampling error.
+seat knows every card (the last deal of a 1 v 1 hand) every world is the true one: while its lanes stay in that
+hand it plays that one alone, with no sampling error (lanes that deal the next hands still sample worlds).
 """
 
 from __future__ import annotations
@@ -110,7 +110,8 @@ class Analysis:
     leaf: str = "critic"
     """What valued the playouts' ends: "table", "critic", or "result" (every playout to the game's end)."""
     known: bool = False
-    """The seat knew every card (engine.knows_every_card): the one world played was the true one."""
+    """The seat knew every card (engine.knows_every_card) and the lanes stayed in the hand: the one world played
+    was the true one."""
 
     @property
     def where(self) -> str:
