@@ -58,8 +58,13 @@ Encoding version 3 (the same size) differs in one place: where the seat on turn 
 (engine.knows_every_card: 1 v 1, the stock empty, the last deal of a hand), move feature 9 is the move's
 outcome played out to the deal's end in the one true world (agents/known.py: experts play the
 rest; the change in score difference, a captured card at the expert's card weight, a game won or lost at
-40) / 4, clipped to [-5, 5], instead of the one-reply estimate. Versions 1 (slots 0-105 only) and 2 are
-still read, for older models.
+40) / 4, clipped to [-5, 5], instead of the one-reply estimate.
+
+Encoding version 4 (the same size) also plays the moves out where the stock is empty but other hands are hidden
+(2 v 2's last deal) once the hand on turn is down to 3 cards (agents/known.py SAMPLED_HAND): move feature 9 is
+then each move's outcome averaged over 16 worlds drawn from what the seat knows (agents/known.py sampled_means,
+seeded by that knowledge, so hidden cards never change it). In 1 v 1 versions 3 and 4 are the same vector.
+Versions 1 (slots 0-105 only), 2 and 3 are still read, for older models.
 """
 
 from __future__ import annotations
@@ -69,15 +74,15 @@ import struct
 
 import numpy as np
 
-from .engine import CARTON_CARDS, N_ACTIONS, TARGET_SCORE, Rules, State, knows_every_card, legal_actions
+from .engine import CARTON_CARDS, N_ACTIONS, TARGET_SCORE, Rules, State, legal_actions
 from .engine.cards import DECK_SIZE
 
-ENCODING_VERSION = 3
+ENCODING_VERSION = 4
 BASE_SIZE = 106
 """Slots 0-105: the state (encoding version 1 has only these)."""
 MOVE_FEATURES = 10
 OBS_SIZE = BASE_SIZE + N_ACTIONS * MOVE_FEATURES
-SIZES = {1: BASE_SIZE, 2: OBS_SIZE, 3: OBS_SIZE}
+SIZES = {1: BASE_SIZE, 2: OBS_SIZE, 3: OBS_SIZE, 4: OBS_SIZE}
 """The observation size of each encoding version this code reads."""
 MOVE_BOUNDS = ((0, 1), (0, 5), (0, 4), (0, 4), (0, 40), (0, 1), (0, 1), (0, 1), (0, 4), (-5, 5))
 """The range of each move feature (the threat / 4 passes 25 when the next player may win the game)."""
@@ -169,10 +174,12 @@ def encode_into(out: np.ndarray, state: State, seat: int, version: int | None = 
 def _move_features(state: State, version: int) -> list:
     """Slots 106-635: the move features of every legal action of the seat on turn."""
     from .agents.expert import move_terms  # the agents import the engine only; imported late to keep it so
-    from .agents.known import known_means
+    from .agents.known import known_means, plays_out, sampled_means
 
     v = [0.0] * (N_ACTIONS * MOVE_FEATURES)
-    known = known_means(state) if version >= 3 and knows_every_card(state) else None
+    how = plays_out(state) if version >= 3 else None
+    known = known_means(state) if how == "known" else sampled_means(state) if how == "sampled" and version >= 4 \
+        else None
     for a, t in move_terms(state).items():
         i = a * MOVE_FEATURES
         value = known[a] if known else t.value

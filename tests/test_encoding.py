@@ -31,8 +31,8 @@ from cuarenta_tutor.engine import (
 
 
 def test_layout_is_documented():
-    assert BASE_SIZE == 106 and N_ACTIONS == 53 and ENCODING_VERSION == 3
-    assert SIZES == {1: 106, 2: 106 + 53 * MOVE_FEATURES, 3: 106 + 53 * MOVE_FEATURES}
+    assert BASE_SIZE == 106 and N_ACTIONS == 53 and ENCODING_VERSION == 4
+    assert SIZES == {1: 106, **{v: 106 + 53 * MOVE_FEATURES for v in (2, 3, 4)}}
     assert OBS_SIZE == SIZES[ENCODING_VERSION]
     covered = set()
     for entry in INDEX_MAP:
@@ -164,3 +164,56 @@ def test_where_every_card_is_known_version_3_reads_each_moves_outcome_in_the_one
         for state in game_states(60, players, seed=2)[::5]:
             if state.stock:
                 assert np.array_equal(encode(state, state.turn, 2), encode(state, state.turn, 3))
+
+
+NINE = [BASE_SIZE + a * MOVE_FEATURES + 9 for a in range(N_ACTIONS)]
+
+
+def test_late_in_the_last_deal_of_2v2_version_4_reads_each_moves_outcome_over_worlds_the_seat_may_hold():
+    # 2 v 2, the stock empty, 3 cards or fewer in hand: version 4's move feature 9 is each move's outcome averaged
+    # over sampled worlds (experts play them out); with more cards in hand, or in 1 v 1, it is version 3's vector.
+    from cuarenta_tutor.agents.known import SAMPLED_HAND, sampled_means
+
+    rng, seen, earlier = random.Random(4), 0, 0
+    for state in game_states(500, 4, seed=5):
+        if state.stock or len(legal_actions(state)) < 2:
+            continue
+        v3, v4 = encode(state, state.turn, 3), encode(state, state.turn, 4)
+        assert np.array_equal(np.delete(v3, NINE), np.delete(v4, NINE))
+        if len(state.hands[state.turn]) > SAMPLED_HAND:
+            earlier += 1
+            assert np.array_equal(v3, v4)
+            continue
+        seen += 1
+        means, values = sampled_means(state), move_values(state)
+        assert set(means) == set(legal_actions(state))
+        for a in legal_actions(state):
+            assert v4[BASE_SIZE + a * MOVE_FEATURES + 9] == pytest.approx(max(-5, min(5, means[a] / 4)), abs=1e-6)
+            assert v3[BASE_SIZE + a * MOVE_FEATURES + 9] == pytest.approx(max(-5, min(5, values[a] / 4)), abs=1e-6)
+        # drawn from what the seat knows only: the same worlds, so the same numbers, whatever the hidden cards
+        assert sampled_means(reshuffled(state, state.turn, rng)) == means
+    assert seen > 30 and earlier > 30
+    for state in game_states(200, 2, seed=6)[::3]:
+        assert np.array_equal(encode(state, state.turn, 3), encode(state, state.turn, 4))
+
+
+def test_version_4s_worlds_are_the_same_in_every_process():
+    # The draws are seeded by what the seat knows, not by Python's per-process string hashing: a model's play
+    # (and an arena's result) is the same in every run.
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from cuarenta_tutor.agents.known import SAMPLED_HAND, sampled_means
+
+    state = next(s for s in game_states(400, 4, seed=5)
+                 if not s.stock and len(s.hands[s.turn]) == SAMPLED_HAND and len(legal_actions(s)) > 2)
+    code = ("import json, sys; from test_encoding import game_states; from cuarenta_tutor.agents.known import "
+            f"sampled_means; s = game_states(400, 4, seed=5)[{game_states(400, 4, seed=5).index(state)}]; "
+            "print(json.dumps(sorted(sampled_means(s).items())))")
+    here = os.path.dirname(__file__)
+    for hashseed in ("1", "2"):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=here,
+                             env={**os.environ, "PYTHONHASHSEED": hashseed, "PYTHONPATH": here})
+        assert [tuple(x) for x in json.loads(out.stdout)] == pytest.approx(sorted(sampled_means(state).items()))
