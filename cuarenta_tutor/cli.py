@@ -145,6 +145,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="Platt-scale the value on GAMES games against the expert (seed --calibrate-seed)")
     export.add_argument("--calibrate-seed", type=int, default=777,
                         help="seed of the calibration games (default 777)")
+    export.add_argument("--encoding", type=int, metavar="N",
+                        help="with an .onnx model: the same weights reading observation encoding version N (of the "
+                             "same size) instead of their own")
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="target", required=True)
     engine = bench_sub.add_parser("engine", help="random-vs-random games through the rules engine")
@@ -178,6 +181,8 @@ def build_parser() -> argparse.ArgumentParser:
     agent.add_argument("--model", help="ONNX model (default: the shipped one)")
     agent.add_argument("--positions", type=int, default=300, help="positions timed (default 300)")
     agent.add_argument("--seed", type=int, default=0, help="seed of the positions' games (default 0)")
+    agent.add_argument("--players", type=int, choices=(2, 4), default=2,
+                       help="positions of 1 v 1 (2, the default) or 2 v 2 (4) games")
     agent.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     tui = bench_sub.add_parser("tui", help="first paint of the app (in tmux) and the agent's move plus hints")
     tui.add_argument("--moves", type=int, default=60,

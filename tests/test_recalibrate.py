@@ -110,3 +110,31 @@ def test_export_recalibrates_into_the_persons_models_folder_and_leaves_the_sourc
     assert written.exists() and f"wrote {written}" in capsys.readouterr().out
     assert model.read_bytes() == before and written.read_bytes() != before
     assert json.loads(written.with_suffix(".json").read_text())["sha256"] == file_sha256(written)
+
+
+def test_export_gives_a_model_another_encoding_of_its_size_and_refuses_another_size(tmp_path, capsys):
+    # Generation 6 was trained on version 3; the shipped model is its weights reading version 4.
+    from pathlib import Path
+
+    source = tmp_path / "gen6.onnx"
+    gens = Path(default_model_path()).parent / "generations"
+    for suffix in (".onnx", ".json", ".analysis.json"):
+        shutil.copy(gens / f"gen6{suffix}", tmp_path / f"gen6{suffix}")
+    out = tmp_path / "gen6-v4.onnx"
+    assert main(["export", str(source), "--out", str(out), "--encoding", "4"]) == 0
+    assert "reading encoding version 4 instead of 3" in capsys.readouterr().out
+    old, new = OnnxPolicy(source), OnnxPolicy(out)
+    assert (old.encoding, new.encoding, new.width) == (3, 4, old.width)
+    rng = np.random.default_rng(2)
+    feeds = [{"obs": rng.random((3, old.width), dtype=np.float32), "mask": rng.random((3, N_ACTIONS)) < 0.3,
+              "h": rng.normal(size=(1, 3, 128)).astype(np.float32), "c": np.zeros((1, 3, 128), np.float32)}]
+    for x, y in zip(outputs(source, feeds), outputs(out, feeds), strict=True):
+        assert all(np.array_equal(a, b) for a, b in zip(x, y, strict=True))  # the same weights
+    card = json.loads(out.with_suffix(".json").read_text())
+    assert card["encoding_version"] == 4 and card["sha256"] == file_sha256(out)
+    assert card["training"]["reencoded"]["from_sha256"] == file_sha256(source)
+    assert json.loads(sidecar(out).read_text())["model_sha256"] == file_sha256(out)
+    # a version of another size needs training: refused, nothing written
+    assert main(["export", str(gens / "gen1.onnx"), "--out", str(tmp_path / "no.onnx"), "--encoding", "4"]) == 1
+    assert "not 4: a different size needs training" in capsys.readouterr().err
+    assert not (tmp_path / "no.onnx").exists()

@@ -9,19 +9,33 @@ TRAIN_EXTRA = ('pip install -e ".[train]" (PyTorch and onnx; on a machine withou
 
 
 def recalibrate_command(args) -> int:
-    """`export MODEL.onnx --calibrate GAMES`: an exported model's value scaling fitted again (recalibrate.py)."""
+    """`export MODEL.onnx --calibrate GAMES`: an exported model's value scaling fitted again; `--encoding N`: the
+    same weights reading another encoding version of the same size (recalibrate.py)."""
     import json
     from pathlib import Path
 
     from .. import records
     from ..agents.onnx_contract import ModelError
-    from .recalibrate import recalibrate
+    from .recalibrate import recalibrate, reencode
 
+    model = Path(args.checkpoint)
+    if args.encoding is not None:
+        out = Path(args.out) if args.out else records.models_dir() / f"{model.stem}-encoding{args.encoding}.onnx"
+        try:
+            change = reencode(model, out, args.encoding)
+        except (ModelError, OSError, ValueError) as err:
+            print(f"cuarenta-tutor export: {err}", file=sys.stderr)
+            return 1
+        print(f"wrote {out} (the same weights, reading encoding version {change['to']} instead of {change['from']}); "
+              f"play it with --model {out}")
+        if not args.calibrate:
+            return 0
+        model = out
     if not args.calibrate:
         print("cuarenta-tutor export: an .onnx model is already exported; add --calibrate GAMES to fit its value's "
-              "scaling again, or give a training checkpoint (best.pt) to export", file=sys.stderr)
+              "scaling again, or --encoding N to read another encoding of its size, or give a training checkpoint "
+              "(best.pt) to export", file=sys.stderr)
         return 2
-    model = Path(args.checkpoint)
     out = Path(args.out) if args.out else records.models_dir() / f"{model.stem}-recalibrated.onnx"
     try:
         fit = recalibrate(model, out, args.calibrate, args.calibrate_seed)
@@ -53,6 +67,10 @@ def run_training_command(args) -> int:
 
         if Path(args.checkpoint).suffix == ".onnx":
             return recalibrate_command(args)
+        if args.encoding is not None:
+            print("cuarenta-tutor export: --encoding applies to an exported .onnx model; a checkpoint is exported in "
+                  "the encoding its training config names", file=sys.stderr)
+            return 2
         if args.out is None:  # never the shipped model unless asked: the person's models folder
             ckpt = Path(args.checkpoint)
             args.out = str(records.models_dir() / f"{ckpt.resolve().parent.name}-{ckpt.stem}.onnx")

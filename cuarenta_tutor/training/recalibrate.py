@@ -89,7 +89,7 @@ def check_same_policy(before, after, a2: float, b2: float, steps: int = 30, seed
         h, c = h1, c1
 
 
-def carry_sidecar(model, out, model_sha: str) -> bool:
+def carry_sidecar(model, out, model_sha: str, why: str = "only the value's scaling changed (recalibrate.py)") -> bool:
     """Copy `model`'s analysis sidecar beside `out`, keyed to `out`'s sha256 (see the module's docstring); False
     where it has none made for it (`model_sha`: the model's sha256 before it was rescaled)."""
     from ..analysis.calibrate import write_sidecar
@@ -102,7 +102,7 @@ def carry_sidecar(model, out, model_sha: str) -> bool:
     if not isinstance(data, dict) or data.get("model_sha256") != model_sha:
         return False
     data["model_sha256"] = file_sha256(out)
-    data["carried_from"] = {"model_sha256": model_sha, "why": "only the value's scaling changed (recalibrate.py)"}
+    data["carried_from"] = {"model_sha256": model_sha, "why": why}
     write_sidecar(Path(out), data)
     return True
 
@@ -140,3 +140,42 @@ def recalibrate(model, out, games: int = 4000, seed: int = 777, jobs: int = 2) -
             **fit, "command": f"cuarenta-tutor export {model} --out {out} --calibrate {games} --calibrate-seed {seed}"}
         write_card(card_path, card)
     return fit
+
+
+def reencode(model, out, version: int) -> dict:
+    """Write `model` to `out` reading observation encoding `version` instead of its own, the weights unchanged:
+    only a version of the same size, whose vectors differ only in the move features' values (encoding.py), e.g.
+    generation 6 (version 3) reading version 4's outcomes of the last deal of 2 v 2. The card beside `out` gets
+    the new version, sha256 and size, and the change under training.reencoded; the analysis sidecar goes with it
+    (its playouts read version 2's features whatever the model's: analysis/playout.py)."""
+    import onnx
+
+    from ..encoding import SIZES
+
+    proto = onnx.load(str(model))
+    meta = {p.key: p for p in proto.metadata_props}
+    if "encoding_version" not in meta:
+        raise ModelError(f"{model} has no encoding_version in its metadata: it was not exported by cuarenta-tutor")
+    before = int(meta["encoding_version"].value)
+    if version not in SIZES or before not in SIZES or SIZES[version] != SIZES[before]:
+        same = [str(v) for v in SIZES if before in SIZES and SIZES[v] == SIZES[before]]
+        raise ModelError(f"{model} reads encoding version {before}; it can be given version {' or '.join(same) or '?'}"
+                         f" (the same size), not {version}: a different size needs training")
+    meta["encoding_version"].value = str(version)
+    model_sha = file_sha256(model)
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp.onnx")
+    onnx.save(proto, str(tmp))
+    tmp.replace(out)
+    carry_sidecar(model, out, model_sha, why=f"only the encoding version changed ({before} to {version})")
+    change = {"from": before, "to": version, "from_sha256": model_sha,
+              "command": f"cuarenta-tutor export {model} --out {out} --encoding {version}"}
+    source = Path(model).with_suffix(".json")
+    if source.exists():
+        card = json.loads(source.read_text(encoding="utf-8"))
+        card["sha256"], card["size_bytes"] = file_sha256(out), out.stat().st_size
+        card["encoding_version"] = version
+        card.setdefault("training", {})["reencoded"] = change
+        write_card(out.with_suffix(".json"), card)
+    return change
