@@ -84,6 +84,12 @@ def test_bench_agent_and_tui_print_figures():
     assert out.returncode == 0, out.stdout + out.stderr
     agent = json.loads(out.stdout.strip().splitlines()[-1])
     assert agent["decision_median_ms"] > 0 and agent["batch256_positions_per_second"] > 0
+    assert agent["players"] == 2
+    out = cli("bench", "agent", "--positions", "40", "--players", "4", "--json")
+    assert out.returncode == 0, out.stdout + out.stderr
+    agent = json.loads(out.stdout.strip().splitlines()[-1])
+    # 2 v 2: late in the last deal the shipped model (encoding version 4) plays each move out over sampled worlds
+    assert agent["players"] == 4 and agent["played_out"] > 0 and agent["played_out_median_ms"] > 0
     out = cli("bench", "tui", "--moves", "4", "--json")
     assert out.returncode == 0, out.stdout + out.stderr
     tui = json.loads(out.stdout.strip().splitlines()[-1])
