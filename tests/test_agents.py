@@ -289,13 +289,14 @@ def test_shipped_model_card_matches_the_model():
     assert model.stat().st_size < 5 * 1024 * 1024
 
 
-@pytest.mark.parametrize("generation, version, width", [("gen1", 1, 106), ("gen5", 2, 636)])
+@pytest.mark.parametrize("generation, version, width", [("gen1", 1, 106), ("gen5", 2, 636), ("gen6", 3, 636)])
 def test_a_model_of_an_older_encoding_version_still_plays(generation, version, width):
-    # generation 1 reads the state alone (106 numbers), generation 5 each move's features too (version 2), the
-    # shipped generation 6 a move's outcome in the one true world where every card is known (version 3)
+    # generation 1 reads the state alone (106 numbers), generation 5 each move's features too (version 2),
+    # generation 6 a move's outcome in the one true world where every card is known (version 3); the shipped model,
+    # generation 6's weights, also reads the outcomes over sampled worlds late in 2 v 2's last deal (version 4)
     old = OnnxPolicy(default_model_path().parent / "generations" / f"{generation}.onnx")
     new = OnnxPolicy(default_model_path())
-    assert (old.encoding, old.width) == (version, width) and (new.encoding, new.width) == (3, 636)
+    assert (old.encoding, old.width) == (version, width) and (new.encoding, new.width) == (4, 636)
 
     checked = []
 

@@ -24,10 +24,10 @@ WIN_OUTCOME = float(TARGET_SCORE)
 SAMPLED_WORLDS = 16
 """Worlds sampled_means draws."""
 SAMPLED_HAND = 3
-"""sampled_means applies once the hand on turn holds this many cards or fewer: with 4 or 5 left the playouts are
-long and the worlds many, and 16 of them misled the network (2 v 2 against the expert, gen6's weights, 1,000 games of
-`arena onnx expert --players 4 --seed 3`: 0.615 at 3, 0.596 at 4, 0.490 at every hand size with 8 worlds, 0.556
-without)."""
+"""sampled_means applies once the hand on turn holds this many cards or fewer: with more left the playouts are long
+and the worlds many, and they mislead the network (generation 6's weights in 2 v 2 against the expert, 1,000 games
+of `arena onnx expert --players 4 --seed 3`: 0.615 at 3 cards or fewer, 0.596 at 4, 0.584 at 2, 0.556 never; with
+8 worlds at every hand size 0.490 over 600 games of seed 1)."""
 
 _EXPERT = ExpertPolicy()
 

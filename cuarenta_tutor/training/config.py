@@ -62,7 +62,10 @@ class Config:
     encoding: int = 3
     """The observation's encoding version (encoding.py): 3, as 2 with each move's played-out outcome where every
     card is known (the last deal of 1 v 1); 2 adds each move's features and the network's move head; 1, the state
-    alone (models before 2026-11)."""
+    alone (models before 2026-11). 4 also plays the moves out over 16 sampled worlds late in 2 v 2's last deal, about
+    7 ms a decision there (`bench agent --players 4`), which would slow the 2 v 2 share of the rollouts several times
+    over; the default stays 3, and a model trained on 3 reads 4 without more training (`export MODEL.onnx --encoding
+    4`, as the shipped model does)."""
     feature: int = 256
     strategy: int = 128
     hidden: int = 128
