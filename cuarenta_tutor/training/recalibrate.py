@@ -131,15 +131,20 @@ def recalibrate(model, out, games: int = 4000, seed: int = 777, jobs: int = 2) -
     a, b = rescale(model, out, a2, b2, f"refitted on {games} games against the expert, seed {seed}")
     fit = {**found, "a": round(a, 6), "b": round(b, 6), "refit": [found["a"], found["b"]]}
     carry_sidecar(model, out, model_sha)
+    carry_card(model, out, "recalibration", {
+        **fit, "command": f"cuarenta-tutor export {model} --out {out} --calibrate {games} --calibrate-seed {seed}"})
+    return fit
+
+
+def carry_card(model, out, key: str, change: dict, **fields) -> None:
+    """Write `model`'s card (where it has one) beside `out` with `out`'s sha256 and size, `fields` replaced and
+    `change` under training.`key`."""
     source = Path(model).with_suffix(".json")
-    card_path = Path(out).with_suffix(".json")
     if source.exists():
         card = json.loads(source.read_text(encoding="utf-8"))
-        card["sha256"], card["size_bytes"] = file_sha256(out), Path(out).stat().st_size
-        card.setdefault("training", {})["recalibration"] = {
-            **fit, "command": f"cuarenta-tutor export {model} --out {out} --calibrate {games} --calibrate-seed {seed}"}
-        write_card(card_path, card)
-    return fit
+        card.update(sha256=file_sha256(out), size_bytes=Path(out).stat().st_size, **fields)
+        card.setdefault("training", {})[key] = change
+        write_card(Path(out).with_suffix(".json"), card)
 
 
 def reencode(model, out, version: int) -> dict:
@@ -171,11 +176,5 @@ def reencode(model, out, version: int) -> dict:
     carry_sidecar(model, out, model_sha, why=f"only the encoding version changed ({before} to {version})")
     change = {"from": before, "to": version, "from_sha256": model_sha,
               "command": f"cuarenta-tutor export {model} --out {out} --encoding {version}"}
-    source = Path(model).with_suffix(".json")
-    if source.exists():
-        card = json.loads(source.read_text(encoding="utf-8"))
-        card["sha256"], card["size_bytes"] = file_sha256(out), out.stat().st_size
-        card["encoding_version"] = version
-        card.setdefault("training", {})["reencoded"] = change
-        write_card(out.with_suffix(".json"), card)
+    carry_card(model, out, "reencoded", change, encoding_version=version)
     return change
