@@ -132,8 +132,7 @@ def bench_agent(model, count: int, seed: int, players: int = 2) -> dict:
         start = time.perf_counter()
         policy.decide(state)
         times.append(time.perf_counter() - start)
-        how = plays_out(state)
-        if how == "known" and policy.encoding >= 3 or how == "sampled" and policy.encoding >= 4:
+        if plays_out(state, policy.encoding):
             known.append(times[-1])
     times.sort()
     known.sort()

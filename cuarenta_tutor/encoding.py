@@ -177,9 +177,8 @@ def _move_features(state: State, version: int) -> list:
     from .agents.known import known_means, plays_out, sampled_means
 
     v = [0.0] * (N_ACTIONS * MOVE_FEATURES)
-    how = plays_out(state) if version >= 3 else None
-    known = known_means(state) if how == "known" else sampled_means(state) if how == "sampled" and version >= 4 \
-        else None
+    how = plays_out(state, version)
+    known = known_means(state) if how == "known" else sampled_means(state) if how == "sampled" else None
     for a, t in move_terms(state).items():
         i = a * MOVE_FEATURES
         value = known[a] if known else t.value

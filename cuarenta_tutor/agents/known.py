@@ -55,14 +55,15 @@ def deal_outcome(state: State, world: State, team: int) -> float:
     return diff + CARD_WEIGHT * (cards - (len(world.piles[team]) - len(world.piles[1 - team])))
 
 
-def plays_out(state: State) -> str | None:
-    """Which outcomes encoding version 4 reads for the seat on turn: "known" where it knows every card, "sampled"
-    where the stock is empty and its hand is down to SAMPLED_HAND cards, else None (the one-reply estimate)."""
-    if state.stock:
+def plays_out(state: State, version: int) -> str | None:
+    """Which outcomes encoding `version` reads for the seat on turn: "known" where it knows every card (version 3
+    on), "sampled" where the stock is empty and its hand is down to SAMPLED_HAND cards (version 4 on), else None
+    (the one-reply estimate)."""
+    if state.stock or version < 3:
         return None
     if knows_every_card(state):
         return "known"
-    return "sampled" if len(state.hands[state.turn]) <= SAMPLED_HAND else None
+    return "sampled" if version >= 4 and len(state.hands[state.turn]) <= SAMPLED_HAND else None
 
 
 def sampled_means(state: State, worlds: int = SAMPLED_WORLDS) -> dict[int, float]:
