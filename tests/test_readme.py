@@ -28,7 +28,7 @@ def test_every_local_link_and_file_the_readme_names_exists():
     assert "docs/RULES.md" in links
     for link in links:
         assert (ROOT / link).exists(), link
-    for mentioned in re.findall(r"`((?:models|docs|tests)/[\w./-]+\.\w+)`", text):
+    for mentioned in re.findall(r"`((?:models|docs|tests|artifacts)/[\w./-]+\.\w+)`", text):
         assert (ROOT / mentioned).exists(), mentioned
 
 

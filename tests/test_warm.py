@@ -1,6 +1,8 @@
 """A warm start from the shipped ONNX model: the torch network rebuilt from the graph gives the same policy,
 value and memory as onnxruntime, and a file that is not an exported agent is refused in one line."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -12,13 +14,14 @@ from cuarenta_tutor.agents.onnx_contract import ModelError  # noqa: E402
 from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, default_model_path, load_session  # noqa: E402
 from cuarenta_tutor.encoding import N_ACTIONS, OBS_SIZE, SIZES, encode, legal_mask  # noqa: E402
 from cuarenta_tutor.engine import Dealer, preset  # noqa: E402
-from cuarenta_tutor.resources import data_dir  # noqa: E402
 from cuarenta_tutor.training.model import MOVE_PRIOR, ActorCritic  # noqa: E402
 from cuarenta_tutor.training.warm import load_into, sizes_from_onnx  # noqa: E402
 
-VERSION_1 = data_dir("models") / "generations" / "gen1.onnx"
+GENERATIONS = Path(__file__).resolve().parent.parent / "artifacts" / "generations"
+"""The past generations, kept in the checkout (never in the wheel)."""
+VERSION_1 = GENERATIONS / "gen1.onnx"
 """Generation 1, of encoding version 1 (the state alone), kept among the generations."""
-VERSION_2 = data_dir("models") / "generations" / "gen5.onnx"
+VERSION_2 = GENERATIONS / "gen5.onnx"
 """Generation 5, of encoding version 2 (each move's features beside the state)."""
 
 

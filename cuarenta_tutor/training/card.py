@@ -25,7 +25,7 @@ from ..agents.onnx_policy import file_sha256
 from ..records import write_card
 from .a2c import load_checkpoint
 
-TRAIN_COMMAND = "cuarenta-tutor train --config models/train-config.json --out runs/shipped"
+TRAIN_COMMAND = "cuarenta-tutor train --config artifacts/configs/train-config.json --out runs/shipped"
 EXPORT_COMMAND = ("cuarenta-tutor export runs/shipped/{name} --out models/cuarenta-a2c-lstm.onnx --calibrate 400 "
                   "--calibrate-seed 777")
 
