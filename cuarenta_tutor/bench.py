@@ -93,15 +93,15 @@ def bench_train(steps: int, settings: dict | None = None, backend: str = "local"
 
     cfg = Config.from_dict({"num_envs": 128, "workers": 2, "threads": 2, **(settings or {}), "total_steps": steps,
                             "eval_every": 0})
+    least = 2 * cfg.log_every * cfg.num_envs * cfg.rollout_len
+    if steps < least:  # refused before any training
+        raise ValueError(f"--steps {steps} is too few: at least {least:,} steps give two metrics windows")
     with tempfile.TemporaryDirectory() as tmp, open("/dev/null", "w") as quiet:
         start = time.perf_counter()
         ckpt = train(cfg, Path(tmp), log=quiet, backend=backend, address=address)
         seconds = time.perf_counter() - start
         done = load_checkpoint(ckpt)["progress"]["steps"]  # whole rollouts: can pass `steps`
         records = [json.loads(line) for line in (Path(tmp) / "metrics.jsonl").read_text().splitlines()]
-    if len(records) < 2:
-        raise ValueError(f"--steps {steps} is too few: at least {20 * cfg.num_envs * cfg.rollout_len:,} steps give two "
-                         "metrics windows")
     # Each window's time from its own rate: the records' "seconds" are rounded to 0.1 s, too coarse (even zero)
     # for the windows of a small config.
     windows = [(r["steps"] - before["steps"], r["sps"]) for before, r in zip(records, records[1:], strict=False)]

@@ -6,12 +6,14 @@ import sys
 import tomllib
 from pathlib import Path
 
+from helpers import HANG
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def cli(*args):
     return subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", *args], capture_output=True, text=True,
-                          check=False, timeout=120, stdin=subprocess.DEVNULL)
+                          check=False, timeout=HANG, stdin=subprocess.DEVNULL)
 
 
 def test_bench_engine_prints_figures_and_json():
@@ -64,7 +66,7 @@ def test_a_data_folder_that_cannot_be_made_is_refused_in_one_line(tmp_path):
     blocker.write_text("not a folder")
     env = {**os.environ, "CUARENTA_TUTOR_HOME": str(blocker / "home")}
     out = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "play"], capture_output=True, text=True,
-                         check=False, timeout=120, stdin=subprocess.DEVNULL, env=env)
+                         check=False, timeout=HANG, stdin=subprocess.DEVNULL, env=env)
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert out.stderr.startswith("cuarenta-tutor play: ") and "CUARENTA_TUTOR_HOME" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
@@ -97,7 +99,7 @@ def test_bench_agent_and_tui_print_figures():
     assert (tui["first_paint_s"] is None) == (shutil.which("tmux") is None)
 
 
-def test_bench_train_reports_steps_per_second(tmp_path):
+def test_bench_train_reports_steps_per_second(tmp_path, capsys):
     import importlib.util
 
     import pytest
@@ -105,24 +107,27 @@ def test_bench_train_reports_steps_per_second(tmp_path):
     if importlib.util.find_spec("torch") is None:
         pytest.skip("needs the train extra")
     config = tmp_path / "small.json"
-    config.write_text(json.dumps({"num_envs": 4, "rollout_len": 8, "hidden": 16, "feature": 16, "strategy": 16}))
-    out = cli("bench", "train", "--config", str(config), "--steps", "640", "--workers", "1", "--json")
+    config.write_text(json.dumps({"num_envs": 4, "rollout_len": 8, "hidden": 16, "feature": 16, "strategy": 16,
+                                  "threads": 1, "log_every": 2}))  # a metrics window every 2 updates of 32 steps
+    out = cli("bench", "train", "--config", str(config), "--steps", "128", "--workers", "1", "--json")
     assert out.returncode == 0, out.stdout + out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
-    assert result["steps_per_second"] > 0 and result["steps_per_second_overall"] > 0 and result["steps"] >= 640
+    assert result["steps_per_second"] > 0 and result["steps_per_second_overall"] > 0 and result["steps"] >= 128
     assert result["envs"] == 4 and result["workers"] == 1 and result["rollout_s"] > 0 and result["update_s"] > 0
-    short = cli("bench", "train", "--config", str(config), "--steps", "64")
-    assert short.returncode == 2 and "too few: at least 640 steps" in short.stdout
-    missing = cli("bench", "train", "--config", str(tmp_path / "nope.json"))
-    assert missing.returncode == 2 and "nope.json" in missing.stdout
+    from cuarenta_tutor.cli import main
+
+    assert main(["bench", "train", "--config", str(config), "--steps", "64"]) == 2  # refused before it trains
+    assert "too few: at least 128 steps" in capsys.readouterr().out
+    assert main(["bench", "train", "--config", str(tmp_path / "nope.json")]) == 2
+    assert "nope.json" in capsys.readouterr().out
 
 
 def test_version_is_the_same_from_python_m_and_the_installed_command():
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     module = subprocess.run([sys.executable, "-m", "cuarenta_tutor", "--version"], capture_output=True, text=True,
-                            check=False, timeout=60, stdin=subprocess.DEVNULL)
+                            check=False, timeout=HANG, stdin=subprocess.DEVNULL)
     script = Path(sys.executable).parent / "cuarenta-tutor"
-    command = subprocess.run([str(script), "--version"], capture_output=True, text=True, check=False, timeout=60,
+    command = subprocess.run([str(script), "--version"], capture_output=True, text=True, check=False, timeout=HANG,
                              stdin=subprocess.DEVNULL)
     assert module.returncode == 0 and command.returncode == 0, module.stderr + command.stderr
     assert module.stdout == command.stdout == f"cuarenta-tutor {declared}\n"
@@ -130,7 +135,7 @@ def test_version_is_the_same_from_python_m_and_the_installed_command():
 
 def test_python_m_runs_the_same_command_line():
     out = subprocess.run([sys.executable, "-m", "cuarenta_tutor", "arena", "greedy", "zorro"], capture_output=True,
-                         text=True, check=False, timeout=60, stdin=subprocess.DEVNULL)
+                         text=True, check=False, timeout=HANG, stdin=subprocess.DEVNULL)
     assert out.returncode == 2 and "unknown policy" in out.stderr
 
 
@@ -180,7 +185,7 @@ def test_ctrl_c_stops_a_command_with_a_line_not_a_traceback():
     try:
         time.sleep(2.0)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=HANG)
     finally:  # a failure never leaves a million games running
         if proc.poll() is None:
             proc.kill()

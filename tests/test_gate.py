@@ -5,6 +5,7 @@ import json
 import shutil
 
 import pytest
+from helpers import HANG
 
 onnx = pytest.importorskip("onnx")
 
@@ -63,7 +64,7 @@ def test_train_from_the_shipped_model_gated_and_promoted_only_if_accepted(tmp_pa
     done = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "train", "--config", str(config), "--out",
                            str(tmp_path / "run"), "--init-from", str(default_model_path()), "--gate", "20",
                            "--gate-against", str(weak), "--promote", str(destination)],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=HANG)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "started from the weights of" in done.stderr and "gate: accepted" in done.stdout
     card = json.loads((tmp_path / "run" / "best.json").read_text())
@@ -73,5 +74,5 @@ def test_train_from_the_shipped_model_gated_and_promoted_only_if_accepted(tmp_pa
                                            f"--promote {destination}")  # this run's, not the shipped model's
     assert destination.read_bytes() == (tmp_path / "run" / "best.onnx").read_bytes()  # promoted
     refused = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "train", "--out", str(tmp_path / "r2"),
-                              "--promote", str(destination)], capture_output=True, text=True, timeout=120)
+                              "--promote", str(destination)], capture_output=True, text=True, timeout=HANG)
     assert refused.returncode == 2 and "need --gate GAMES" in refused.stderr

@@ -6,9 +6,11 @@ import sys
 
 import numpy as np
 import pytest
+from helpers import HANG
 
 torch = pytest.importorskip("torch", reason="needs the train extra")
 pytest.importorskip("onnx", reason="needs the train extra")
+pytestmark = pytest.mark.xdist_group("training")  # the tiny model is trained once, on one worker
 
 from cuarenta_tutor.agents import make_policy  # noqa: E402
 from cuarenta_tutor.agents.onnx_contract import ModelError  # noqa: E402
@@ -72,11 +74,12 @@ def test_resume_continues_from_the_checkpoint(tiny_model, tmp_path):
     import shutil
 
     shutil.copy(ckpt, tmp_path / "checkpoint.pt")
-    cfg = Config(total_steps=6144, num_envs=8, rollout_len=16, eval_every=0, snapshot_every=4, hidden=32,
-                 feature=64, strategy=32)
+    before = torch.load(ckpt, weights_only=True)["progress"]
+    cfg = Config(total_steps=before["steps"] + 2 * 128, num_envs=8, rollout_len=16, eval_every=0, snapshot_every=4,
+                 hidden=32, feature=64, strategy=32, workers=1)  # two updates of 8 games x 16 plays more
     train(cfg, tmp_path, resume=True, log=open("/dev/null", "w"))
     progress = torch.load(tmp_path / "checkpoint.pt", weights_only=True)["progress"]
-    assert progress["steps"] == 6144
+    assert (progress["steps"], progress["updates"]) == (before["steps"] + 256, before["updates"] + 2)
 
 
 def test_onnx_matches_pytorch_over_carried_steps_at_batch_1_and_3(tiny_model):
@@ -202,7 +205,7 @@ def test_train_command_names_a_bad_setting_without_a_traceback(tmp_path):
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"pool": {"champion": 1.0}}))
     done = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "train", "--config", str(config), "--out",
-                           str(tmp_path / "run")], capture_output=True, text=True, timeout=120)
+                           str(tmp_path / "run")], capture_output=True, text=True, timeout=HANG)
     assert done.returncode == 2 and "unknown opponent kind(s) in pool: champion" in done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "run").exists()
 
@@ -272,7 +275,7 @@ def test_export_writes_to_the_persons_models_folder_with_a_card_and_never_the_sh
     shipped = file_sha256(default_model_path())
     env = {**os.environ, "CUARENTA_TUTOR_HOME": str(tmp_path / "home")}
     out = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "export", str(checkpoint)], capture_output=True,
-                         text=True, check=False, timeout=300, stdin=subprocess.DEVNULL, env=env)
+                         text=True, check=False, timeout=HANG, stdin=subprocess.DEVNULL, env=env)
     assert out.returncode == 0, out.stderr
     model = tmp_path / "home" / "models" / f"{checkpoint.parent.name}-{checkpoint.stem}.onnx"
     card = json.loads(model.with_suffix(".json").read_text())
@@ -337,16 +340,19 @@ class StopAt:
         pass
 
 
-@pytest.mark.parametrize("mix", [{}, {"standard": 0.5, "pagat/4": 0.5}])
-def test_a_resumed_run_gives_the_same_weights_as_an_uninterrupted_one(tmp_path, mix):
-    cfg = Config(total_steps=100 * 32, num_envs=4, rollout_len=8, eval_every=0, snapshot_every=7, hidden=32,
-                 feature=64, strategy=32, update_epochs=2, num_minibatches=2, clip_coef=0.2, workers=2, mix=mix,
-                 pool={"self": 0.4, "past": 0.3, "expert": 0.3})
+@pytest.mark.parametrize("mix, workers", [({}, 1), ({"standard": 0.5, "pagat/4": 0.5}, 2)])
+def test_a_resumed_run_gives_the_same_weights_as_an_uninterrupted_one(tmp_path, mix, workers):
+    # 6 updates of 4 games x 8 plays; a checkpoint every 2 updates, a progress line after every update, the past self
+    # refreshed every 3: stopped (as by Ctrl-C) at update 3, resumed from the checkpoint of update 2; the rollouts in
+    # the learner's process, and in two worker processes over a mix of presets and 2 v 2
+    cfg = Config(total_steps=6 * 32, num_envs=4, rollout_len=8, eval_every=0, snapshot_every=3, hidden=32,
+                 feature=64, strategy=32, update_epochs=2, num_minibatches=2, clip_coef=0.2, workers=workers,
+                 mix=mix, pool={"self": 0.4, "past": 0.3, "expert": 0.3}, checkpoint_every=2, log_every=1)
     whole = torch.load(train(cfg, tmp_path / "whole", log=open("/dev/null", "w")), weights_only=True)["model"]
     with pytest.raises(KeyboardInterrupt):
-        train(cfg, tmp_path / "cut", log=StopAt(7))  # stops at update 70; the checkpoint is from update 50
+        train(cfg, tmp_path / "cut", log=StopAt(3))
     cut = torch.load(tmp_path / "cut" / "checkpoint.pt", weights_only=True)
-    assert cut["progress"]["updates"] == 50 and len(cut["rollouts"]) == 2
+    assert cut["progress"]["updates"] == 2 and len(cut["rollouts"]) == workers
     resumed = torch.load(train(cfg, tmp_path / "cut", resume=True, log=open("/dev/null", "w")),
                          weights_only=True)["model"]
     assert all(torch.equal(whole[k], resumed[k]) for k in whole)

@@ -200,7 +200,7 @@ def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr, backend:
             progress["updates"] += 1
             progress["seconds"] = time.perf_counter() - started
             snapshot = progress["updates"] % cfg.snapshot_every == 0
-            if progress["updates"] % 10 == 0:
+            if progress["updates"] % cfg.log_every == 0:
                 sps = window_steps / (time.perf_counter() - window_start)
                 window_start, window_steps = time.perf_counter(), 0
                 record = {"update": progress["updates"], "steps": progress["steps"],
@@ -230,7 +230,7 @@ def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr, backend:
                     progress["best_win_rate"] = result["win_rate"]
                     save(out / "best.pt")
                 save()
-            elif last or progress["updates"] % 50 == 0:
+            elif last or progress["updates"] % cfg.checkpoint_every == 0:
                 save()
     finally:
         rollouts.close()

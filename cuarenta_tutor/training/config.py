@@ -53,6 +53,10 @@ class Config:
     """Updates between refreshes of the past-self opponent."""
     eval_every: int = 200
     """Updates between arena evaluations against the expert (0: never)."""
+    checkpoint_every: int = 50
+    """Updates between two saves of checkpoint.pt (also saved at every evaluation and at the end)."""
+    log_every: int = 10
+    """Updates between two progress lines (and records in metrics.jsonl)."""
     eval_games: int = 200
     rules: str = "standard"
     """The rules of every game, 2 players, when `mix` is empty; the rules of the evaluations otherwise."""
@@ -120,7 +124,7 @@ class Config:
         if self.distill_coef > 0 and not self.distill_data:
             raise ValueError("distill_coef needs distill_data: the folder of the search's games")
         for name in ("total_steps", "num_envs", "distill_batch", "rollout_len", "update_epochs", "num_minibatches",
-                     "workers", "threads", "snapshot_every"):
+                     "workers", "threads", "snapshot_every", "checkpoint_every", "log_every"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
         per = seats_per_game(self)
