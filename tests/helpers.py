@@ -5,7 +5,11 @@ from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.engine import unseen_cards
 from cuarenta_tutor.play.session import GameSession
 
-SMALL = Settings(worlds=16, round_worlds=16, min_worlds=16, budget_s=0)
+HANG = 600
+"""Seconds after which a test gives up waiting on a process or a screen: a guard against a hang, never a speed check
+(speed is for `cuarenta-tutor bench`)."""
+
+SMALL = Settings(worlds=8, round_worlds=8, min_worlds=8, budget_s=0)
 """Reviews in few worlds, so a whole game is analysed in seconds."""
 
 
@@ -41,33 +45,57 @@ def pressing(*keys):
 
 
 _WORST: dict[int, list[int]] = {}
-"""The person's moves of each seed's worst game, found by the analysis once per test run and replayed after (the
-agent's replies are the shipped network's, the same every time)."""
+"""The person's moves of each seed's worst game, found once per process and replayed after (the agent's replies are
+the shipped network's, the same every time). The files that use worst games run on one xdist worker (their
+xdist_group "worst-games"), so each game is found once per test run."""
 _REVIEWS: dict[int, list] = {}
 
 
-def worst_game(seed=21):
-    """A finished game in which the person always plays the move the analysis (in few worlds) likes least;
-    the annotations made in play are the network's (no analysis is passed), so a review has work to do."""
+PICK = Settings(worlds=2, round_worlds=2, min_worlds=2, budget_s=0)
+"""The analysis that picks the person's worst moves: two worlds, at a fraction of SMALL's cost, still finds moves
+that a review in SMALL calls mistakes."""
+
+
+def _play(seed, moves=None):
+    """(session, the person's moves) of seed's worst game: `moves` replayed, or each chosen as the move the
+    analysis in PICK likes least."""
     session = GameSession.new(seed=seed, dealer=1)
-    session.analysis_settings = SMALL
-    known, played = _WORST.get(seed), []
+    session.analysis_settings = PICK
+    played = []
     while not session.over:
         if session.human_turn:
-            action = known[len(played)] if known else session.analyse(session.position()).moves[-1].action
+            action = moves[len(played)] if moves else session.analyse(session.position()).moves[-1].action
             session.play_human(action)
             played.append(action)
         else:
             session.play_agent()
+    return session, played
+
+
+def worst_game(seed=7):
+    """A finished game, saved in the user data folder, in which the person always plays the move the analysis
+    (in PICK's two worlds) likes least; the annotations made in play are the network's (no analysis is passed),
+    so a review has work to do. The moves are found once (_WORST) and replayed after.
+
+    Seeds the tests use, reviewed in SMALL (worst_review): 6, two hands, a blunder and a mistake (a missed caída,
+    a missed sum), so two drills; 7, the shortest: 30 moves in one hand, won 0-8 by the four of a kind dealt to the
+    person, 24 decisions (12 the person's); 13, two hands, five mistakes ("other" three times)."""
+    session, played = _play(seed, _WORST.get(seed))
     _WORST[seed] = played
     return session
 
 
-def reviewed_worst_game(seed):
-    """worst_game(seed) with the person's decisions reviewed in few worlds and stored in its record (the review is
-    made once per test run: it gives the same annotations every time)."""
-    session = worst_game(seed)
+def worst_review(seed, record) -> list:
+    """coach.review of `record`, worst_game(seed)'s, in SMALL (the person's decisions), made once per process: a
+    review gives the same annotations every time."""
     if seed not in _REVIEWS:
-        _REVIEWS[seed] = coach.review(session.record, None, SMALL)
-    coach.store(session.record, _REVIEWS[seed], [0])
+        _REVIEWS[seed] = coach.review(record, None, SMALL)
+    return list(_REVIEWS[seed])
+
+
+def reviewed_worst_game(seed):
+    """worst_game(seed) with the person's decisions reviewed in SMALL (worst_review) and stored in its record
+    (not saved again)."""
+    session = worst_game(seed)
+    coach.store(session.record, worst_review(seed, session.record), [0])
     return session

@@ -5,7 +5,7 @@ import json
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from helpers import SMALL, worst_game
+from helpers import SMALL, worst_game, worst_review
 
 from cuarenta_tutor import coach, records
 from cuarenta_tutor.analysis.classes import MISTAKE_OR_WORSE
@@ -13,23 +13,35 @@ from cuarenta_tutor.coach import drills
 from cuarenta_tutor.coach.kinds import KINDS
 from cuarenta_tutor.engine import legal_actions
 
+# one worker runs the files that share worst games: helpers keeps each game and its review per process
+pytestmark = pytest.mark.xdist_group("worst-games")
+
 NOW = (datetime.now(timezone.utc) + timedelta(hours=1)).replace(microsecond=0)
 """A clock an hour after the drills are made (they are due from when they are made)."""
 
 
+SEED = 6
+"""A worst game (helpers.worst_game) with a blunder and a mistake in SMALL's worlds."""
+
+
 @pytest.fixture(scope="module")
 def made():
-    """A game of the person's worst moves (seed 9: a mistake and a blunder in 16 worlds), reviewed."""
-    session = worst_game(seed=9)
+    """A game of the person's worst moves, its mistakes reviewed with two of its other doubtful moves (which
+    ones: the whole game's review, made once per test run by helpers.worst_review)."""
+    session = worst_game(seed=SEED)
+    whole = worst_review(SEED, session.record)
+    plies = [a.ply for a in whole if a.klass in MISTAKE_OR_WORSE]
+    plies += [a.ply for a in whole if a.klass in ("inaccuracy", "unclear")][:2]
     found: list = []
-    notes = coach.review(session.record, None, SMALL, drills=found)
+    notes = coach.review(session.record, None, SMALL, plies=plies, drills=found)
     return session.record, notes, found
 
 
 def test_every_mistake_and_blunder_of_the_person_becomes_a_drill_of_the_position_they_saw(made):
     record, notes, found = made
     mistakes = [n for n in notes if n.klass in MISTAKE_OR_WORSE]
-    assert mistakes and [d.id for d in found] == [f"{record.game_id}:{n.ply}" for n in mistakes]
+    assert len(mistakes) >= 2 and len(notes) > len(mistakes)  # the other moves reviewed make no drill
+    assert [d.id for d in found] == [f"{record.game_id}:{n.ply}" for n in mistakes]
     states = records.replay(record)
     for drill, note in zip(found, mistakes, strict=True):
         state = drill.state()

@@ -10,8 +10,10 @@ from cuarenta_tutor.agents import make_policy
 from cuarenta_tutor.engine import Dealer, legal_actions, preset
 from cuarenta_tutor.play.table import Table
 
-FAST_RUNGS = levels.RUNGS[:-1] + ("strong:8",)
-"""The ladder with a strong rung of 8 worlds (no time budget), so simulated games are quick."""
+FAST_RUNGS = ("random",) + levels.RUNGS[1:-1] + ("strong:8",)
+"""The ladder with its ends made quick for simulated games: random play by the random bot (the rung's network with
+every move random plays as randomly, but runs the network at each move of long games), a strong rung of 8 worlds
+(no time budget)."""
 
 
 def person_wins(person: str, agent: str, seed: int) -> bool:

@@ -4,22 +4,29 @@ what the decisions did, from the review's annotations of every seat."""
 import json
 
 import pytest
-from helpers import SMALL, worst_game
+from helpers import worst_game, worst_review
 
 from cuarenta_tutor import coach, records
 from cuarenta_tutor.agents.onnx_policy import default_model_path, file_sha256
+from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.cli import main
 from cuarenta_tutor.coach import luck
 
+# one worker runs the files that share worst games: helpers keeps each game and its review per process
+pytestmark = pytest.mark.xdist_group("worst-games")
+
 MODEL = default_model_path()
+FEWER = Settings(worlds=2, round_worlds=2, min_worlds=2, budget_s=0)
+"""The agent's decisions in fewer worlds than the person's: luck vs skill reads each decision's own loss."""
 
 
 @pytest.fixture(scope="module")
 def game():
-    """A finished game (the person's worst moves, seed 3) with every seat's decisions reviewed."""
-    session = worst_game(seed=3)
-    record = session.record
-    coach.store(record, coach.review(record, None, SMALL, seats=[0, 1]), [0, 1])
+    """A finished game of two hands (the person's worst moves, seed 6) with every seat's decisions reviewed: the
+    person's in SMALL (helpers.worst_review, made once per test run), the agent's in FEWER."""
+    record = worst_game(seed=6).record
+    coach.store(record, worst_review(6, record), [0])
+    coach.store(record, coach.review(record, None, FEWER, seats=[1]), [1])
     return record
 
 
@@ -67,9 +74,9 @@ def test_an_unanalysed_side_is_counted_as_missing_not_as_skill(game):
 
 
 def test_review_json_prints_luck_and_skill_that_add_up_to_the_change(capsys):
-    session = worst_game(seed=3)
+    session = worst_game(seed=7)  # a short game: one hand, 24 decisions
     path = records.games_dir() / f"{session.record.game_id}.json"
-    assert main(["review", str(path), "--json", "--worlds", "16"]) == 0
+    assert main(["review", str(path), "--json", "--worlds", "2", "--jobs", "1"]) == 0
     out, err = capsys.readouterr()
     data = json.loads(out)  # one object, nothing else on stdout
     assert data["game"] == session.record.game_id and data["seat"] == 0 and data["anchors"] == "table"
@@ -80,7 +87,7 @@ def test_review_json_prints_luck_and_skill_that_add_up_to_the_change(capsys):
     assert "Reviewed" in err and "new drill" in err
     saved = records.load(path)  # every seat's decisions are analysed and stored
     assert all(coach.read(saved.moves[p].annotation).method == "analysis" for p in coach.decisions(saved, [0, 1]))
-    assert main(["review", str(path), "--json", "--seat", "1", "--worlds", "16"]) == 0
+    assert main(["review", str(path), "--json", "--seat", "1", "--worlds", "2", "--jobs", "1"]) == 0
     other = json.loads(capsys.readouterr().out)
     assert other["team"] == 1 and other["total"]["win_change"] == pytest.approx(-total["win_change"], abs=0.02)
 

@@ -14,6 +14,9 @@ from cuarenta_tutor.coach.kinds import KINDS, LESSONS, kind
 from cuarenta_tutor.engine import make_position, match_action, parse_rank, sum_action, trail_action
 from cuarenta_tutor.lessons import load_lessons
 
+# one worker runs the files that share worst games: helpers keeps each game and its review per process
+pytestmark = pytest.mark.xdist_group("worst-games")
+
 A = {r: parse_rank(r) for r in ("A", "2", "3", "5", "7", "K")}
 NO_RISK = {"played": [0.0, 0.0], "best": [0.0, 0.0]}
 
@@ -46,8 +49,9 @@ def test_every_lesson_a_weak_spot_points_to_exists():
 
 @pytest.fixture(scope="module")
 def reviewed():
-    """Three games of the person's worst moves, the first two reviewed, saved in the module's folder."""
-    return [reviewed_worst_game(3).record, reviewed_worst_game(9).record, worst_game(1).record]
+    """Three games of the person's worst moves, the first two reviewed (five mistakes in the first, one kind of
+    them three times), saved in the module's folder."""
+    return [reviewed_worst_game(13).record, reviewed_worst_game(7).record, worst_game(6).record]
 
 
 def test_a_games_figures_are_its_accuracy_result_opponent_and_mistakes_by_kind(reviewed):
