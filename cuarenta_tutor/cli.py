@@ -261,6 +261,11 @@ def run_tutor(command: str, args) -> int:
                            level=args.level, players=args.players)
         if command == "review":
             options.update(game=args.game, seat=args.seat, model_path=args.model)
+            if args.game and args.worlds is not None:  # the game's review in up to that many worlds a move
+                from . import records
+                from .coach import review_settings
+
+                options["review"] = review_settings(records.load(args.game), args.model, args.worlds)
         make_app(**options).run()
     except Exception as err:  # the last line of defence: a message, never a traceback
         print(f"cuarenta-tutor: {err}", file=sys.stderr)
@@ -281,6 +286,8 @@ def preflight(command: str, args) -> str | None:
         return f"unknown rules preset {args.rules!r}; choose one of: {', '.join(PRESETS)}"
     if command == "play" and args.dealer is not None and args.dealer >= args.players:
         return f"--dealer {args.dealer} is not a seat of a {args.players}-player game (0..{args.players - 1})"
+    if command == "review" and args.worlds is not None and args.worlds < 2:
+        return "--worlds must be 2 or more"
     if command == "play" and args.players == 4 and args.level == "adaptive":
         return "the adaptive level follows your own results: it is for 1 v 1 games (choose another --level)"
     try:

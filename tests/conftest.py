@@ -1,6 +1,12 @@
-"""Shared fixtures: a temporary user data folder, and colour kept on for Textual snapshots."""
+"""Shared fixtures: a temporary user data folder, and colour kept on for Textual snapshots; one thread per library
+in each test process (the suite runs one process per core)."""
 
-import pytest
+import os
+
+# Before numpy or torch is imported: two processes with two threads each stall a 2-core machine (CI sets it too).
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import pytest  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -10,3 +16,13 @@ def user_data(tmp_path, monkeypatch):
     monkeypatch.setenv("CUARENTA_TUTOR_HOME", str(home))
     monkeypatch.delenv("NO_COLOR", raising=False)
     return home
+
+
+@pytest.fixture
+def one_process(monkeypatch):
+    """Reviews in the app analyse their moves in the test's own process: starting worker processes costs more than
+    a test's small review takes, and the annotations are the same with any number (analysis/parallel.py;
+    test_e2e_tmux reviews in worker processes)."""
+    from cuarenta_tutor.tui import review as review_screen
+
+    monkeypatch.setattr(review_screen, "default_jobs", lambda: 1)

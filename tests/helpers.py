@@ -44,7 +44,7 @@ def pressing(*keys):
     return before
 
 
-_WORST: dict[int, list[int]] = {}
+_WORST: dict = {}
 """The person's moves of each seed's worst game, found once per process and replayed after (the agent's replies are
 the shipped network's, the same every time). The files that use worst games run on one xdist worker (their
 xdist_group "worst-games"), so each game is found once per test run."""
@@ -56,13 +56,13 @@ PICK = Settings(worlds=2, round_worlds=2, min_worlds=2, budget_s=0)
 that a review in SMALL calls mistakes."""
 
 
-def _play(seed, moves=None):
-    """(session, the person's moves) of seed's worst game: `moves` replayed, or each chosen as the move the
-    analysis in PICK likes least."""
+def _play(seed, moves=None, plies=None):
+    """(session, the person's moves) of seed's worst game, to its end or its first `plies` moves: `moves`
+    replayed, or each chosen as the move the analysis in PICK likes least."""
     session = GameSession.new(seed=seed, dealer=1)
     session.analysis_settings = PICK
     played = []
-    while not session.over:
+    while not session.over and (plies is None or len(session.record.moves) < plies):
         if session.human_turn:
             action = moves[len(played)] if moves else session.analyse(session.position()).moves[-1].action
             session.play_human(action)
@@ -82,6 +82,14 @@ def worst_game(seed=7):
     person, 24 decisions (12 the person's); 13, two hands, five mistakes ("other" three times)."""
     session, played = _play(seed, _WORST.get(seed))
     _WORST[seed] = played
+    return session
+
+
+def worst_start(seed, plies=6):
+    """The first `plies` moves of seed's worst game (as worst_game's), saved unfinished: a few moves to review
+    instead of a whole game. Found once per process and replayed after."""
+    session, played = _play(seed, _WORST.get((seed, plies)), plies)
+    _WORST[seed, plies] = played
     return session
 
 

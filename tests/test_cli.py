@@ -198,3 +198,10 @@ def test_play_refuses_a_dealer_or_level_that_does_not_fit_the_players():
     assert out.returncode == 2 and "--dealer 2 is not a seat of a 2-player game" in out.stderr
     out = cli("play", "--players", "4", "--level", "adaptive")
     assert out.returncode == 2 and "adaptive level follows your own results" in out.stderr
+
+
+def test_the_reviews_worlds_are_refused_below_two_before_the_app_starts(tmp_path, capsys):
+    from cuarenta_tutor.cli import main
+
+    assert main(["review", str(tmp_path / "game.json"), "--worlds", "1"]) == 2
+    assert "--worlds must be 2 or more" in capsys.readouterr().err

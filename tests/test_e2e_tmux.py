@@ -8,6 +8,7 @@ import time
 import uuid
 
 import pytest
+from helpers import HANG
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -29,15 +30,23 @@ def screen(session):
     return tmux("capture-pane", "-t", session, "-p").stdout
 
 
-def wait_for(session, text, timeout=20.0):
-    """Poll the terminal until `text` shows (no fixed sleeps)."""
-    end = time.monotonic() + timeout
+def wait_for(session, text):
+    """Poll the terminal until `text` shows (no fixed sleeps; the ceiling only guards against a hang)."""
+    end = time.monotonic() + HANG
     while time.monotonic() < end:
         shown = screen(session)
         if text in shown:
             return shown
         time.sleep(0.1)
     raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen(session)}")
+
+
+def until(condition) -> bool:
+    """Poll `condition` until it holds, or a hang's ceiling passes: what it gives last."""
+    end = time.monotonic() + HANG
+    while not condition() and time.monotonic() < end:
+        time.sleep(0.1)
+    return condition()
 
 
 def saved_moves(user_data):
@@ -68,9 +77,7 @@ def leave_and_quit(session, done) -> None:
     keys(session, "Escape")
     wait_for(session, "Continue unfinished game")
     keys(session, "q")
-    end = time.monotonic() + 15
-    while not done.exists() and time.monotonic() < end:
-        time.sleep(0.1)
+    assert until(done.exists), screen(session)  # the app exited
     assert done.read_text().strip() == "0", screen(session)
     assert "Traceback" not in screen(session)
 
@@ -85,14 +92,15 @@ def test_play_a_few_moves_and_quit_cleanly(user_data):
         assert "±" in screen(session)
         for turn in range(3):
             keys(session, "1")
-            end = time.monotonic() + 20
-            while saved_moves(user_data) < 2 * turn + 2 and time.monotonic() < end:  # the real record
+            def answered(turn=turn):  # the real record has the move and the agent's reply
                 shown = screen(session)
                 if "What does" in shown:
                     keys(session, "1")
                 elif "Tutor:" in shown:  # the tutor asks before a clear mistake: play it anyway
                     keys(session, "p")
-                time.sleep(0.1)
+                return saved_moves(user_data) >= 2 * turn + 2
+
+            assert until(answered), screen(session)
             wait_for(session, "Agent played")
             wait_for(session, "your turn: press 1-")
         leave_and_quit(session, done)
@@ -116,27 +124,32 @@ def test_a_2v2_game_shows_four_seats_and_a_hint(user_data):
 
 def test_a_review_analyses_in_worker_processes_and_quitting_stops_them(user_data, tmp_path):
     # the review's positions are analysed in spawned processes from inside the real app (Textual's stderr has no
-    # file descriptor, which multiprocessing once tripped on); quitting mid-review ends them and the app at once
+    # file descriptor, which multiprocessing once tripped on); quitting mid-review ends them and the app. Reviews in
+    # few worlds a move (--worlds): quitting waits for the position being analysed, many seconds in the default 256
+    from cuarenta_tutor import records
     from cuarenta_tutor.arena.match import run_match
     from cuarenta_tutor.play.session import GameSession
 
     run_match("onnx", "expert", 2, seed=3, records_dir=str(tmp_path))
-    session, done = start(user_data, "review", str(tmp_path / "arena-S3-P0-a.json"), "--seat", "0")
+    arena = tmp_path / "arena-S3-P0-a.json"
+    session, done = start(user_data, "review", str(arena), "--seat", "0", "--worlds", "2")
     try:
-        wait_for(session, "Analysing the reviewed moves", timeout=30)
+        wait_for(session, "Analysing the reviewed moves")
         keys(session, "C-q")
-        end = time.monotonic() + 15
-        while not done.exists() and time.monotonic() < end:
-            time.sleep(0.1)
-        assert done.exists() and done.read_text().strip() == "0", screen(session)
+        assert until(done.exists), screen(session)  # quitting mid-review ends the app and its workers
+        assert done.read_text().strip() == "0", screen(session)
     finally:
         tmux("kill-server")
+    notes = [m.annotation for m in records.load(arena).moves if m.annotation]
+    assert not any(n["provenance"]["method"] == "analysis" for n in notes)  # it quit mid-review (a review saves)
     game = GameSession.new(seed=4, dealer=1)
     while len(game.record.moves) < 6:
         game.play_human(game.hints()[-1].action) if game.human_turn else game.play_agent()
-    session, done = start(user_data, "review", str(user_data / "games" / f"{game.record.game_id}.json"))
+    session, done = start(user_data, "review", str(user_data / "games" / f"{game.record.game_id}.json"),
+                          "--worlds", "4")
     try:
-        shown = wait_for(session, "Reviewed", timeout=90)
+        shown = wait_for(session, "Reviewed")
         assert "on the analysis" in shown and "stopped" not in shown and "went wrong" not in shown
+        assert "up to 4 sampled worlds" in shown  # the review's worlds, as --worlds asked
     finally:
         tmux("kill-server")

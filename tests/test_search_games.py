@@ -102,17 +102,17 @@ def test_training_on_the_search_games_moves_the_policy_toward_the_search(tmp_pat
     assert distill_loss(net, batch, cfg).item() < first - 0.15  # the target's own entropy and the outcomes' noise stay
 
 
-def test_search_games_command_plays_and_train_refuses_distill_without_data(tmp_path):
+def test_search_games_command_plays_and_train_refuses_distill_without_data(tmp_path, capsys):
     done = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "search-games", "--out", str(tmp_path / "g"),
                            "--games", "10", "--worlds", "2", "--share", "0.2"], capture_output=True, text=True,
                           timeout=HANG)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "g" / "shard-00000.npz").exists() and "distill_data" in done.stdout
-    bad = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "search-games", "--out", str(tmp_path / "h"),
-                          "--games", "10", "--share", "2"], capture_output=True, text=True, timeout=HANG)
-    assert bad.returncode == 2 and "share between 0 and 1" in bad.stderr and "Traceback" not in bad.stderr
+    from cuarenta_tutor.cli import main  # the refusals in this process: an uncaught exception would still fail them
+
+    assert main(["search-games", "--out", str(tmp_path / "h"), "--games", "10", "--share", "2"]) == 2
+    assert "share between 0 and 1" in capsys.readouterr().err
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"distill_coef": 1.0}))
-    refused = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "train", "--config", str(config), "--out",
-                              str(tmp_path / "run")], capture_output=True, text=True, timeout=HANG)
-    assert refused.returncode == 2 and "distill_coef needs distill_data" in refused.stderr
+    assert main(["train", "--config", str(config), "--out", str(tmp_path / "run")]) == 2
+    assert "distill_coef needs distill_data" in capsys.readouterr().err

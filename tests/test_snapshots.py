@@ -6,16 +6,17 @@ After a deliberate change (or a new shipped model), look at the report, then ref
 `python -m pytest tests/test_snapshots.py --snapshot-update`.
 """
 
-from helpers import pressing, settle
+import pytest
+from helpers import pressing, settle, worst_start
 
 from cuarenta_tutor import records
 from cuarenta_tutor.analysis import Settings
-from cuarenta_tutor.play.session import GameSession
 from cuarenta_tutor.tui import make_app
 
 SIZE = (80, 24)
-REPEATABLE = Settings(budget_s=0)
-"""Analysis without a time budget: the same worlds every run, so the refined hints' picture stays put."""
+REPEATABLE = Settings(worlds=16, round_worlds=16, min_worlds=16, budget_s=0)
+"""Analysis without a time budget: the same worlds every run, so the refined hints' picture stays put (16 of them, to
+be quick)."""
 
 
 def test_home(snap_compare):
@@ -28,13 +29,9 @@ def test_play_with_hints(snap_compare):
 
 
 def fixed_game():
-    """A finished game whose record carries fixed dates, so the picture does not change with the clock."""
-    session = GameSession.new(seed=21, dealer=1)
-    while not session.over:
-        if session.human_turn:
-            session.play_human(session.hints()[0].action)
-        else:
-            session.play_agent()
+    """The first six moves of a game in which the person plays the move an analysis in two worlds likes least, its
+    record with fixed dates, so the picture does not change with the clock."""
+    session = worst_start(1)
     record = session.record
     old = records.games_dir() / f"{record.game_id}.json"
     record.game_id, record.created, record.updated = "20261121-120000-abcdef", "2026-11-21T12:00:00", \
@@ -43,11 +40,13 @@ def fixed_game():
     return records.save(record)
 
 
+@pytest.mark.usefixtures("one_process")
 def test_review(snap_compare):
     """The review's toast about new drills lasts a few seconds, so whether it is still up depends on how long the
-    review took: the picture is taken without it (test_tui_drills checks the message)."""
+    review took: the picture is taken without it (test_tui_drills checks the message). The review analyses in this
+    process (test_e2e_tmux reviews in worker processes: the same annotations)."""
     path = fixed_game()
-    few = Settings(worlds=16, round_worlds=16, min_worlds=16, budget_s=0)
+    few = Settings(worlds=4, round_worlds=4, min_worlds=4, budget_s=0)
     app = make_app(start="review", game=str(path), agent_delay=0, review=few)
     keys = pressing("right", "right", "right", "n")
 

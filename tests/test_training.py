@@ -178,18 +178,6 @@ def test_calibrated_export_rescales_the_value_and_keeps_parity(tiny_model, tmp_p
     assert meta["value_calibration"] == "0.500000,-0.250000"
 
 
-def test_training_is_reproducible_from_its_seed(tmp_path):
-    # two rollout worker processes: the result depends on the seed, never on their timing
-    cfg = dict(total_steps=2048, num_envs=8, rollout_len=16, eval_every=0, snapshot_every=4, hidden=32, feature=64,
-               strategy=32, update_epochs=2, num_minibatches=2, clip_coef=0.2, workers=2)
-    weights = []
-    for run in ("a", "b"):
-        ckpt = train(Config(**cfg), tmp_path / run, log=open("/dev/null", "w"))
-        weights.append(torch.load(ckpt, weights_only=True)["model"])
-    assert weights[0].keys() == weights[1].keys()
-    assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
-
-
 @pytest.mark.parametrize("bad, says", [
     (dict(pool={"champion": 1.0}), "unknown opponent kind"), (dict(rules="chess"), "unknown rules preset"),
     (dict(workers=0), "workers must be at least 1"), (dict(pool={"self": 0.0}), "pool needs"),
@@ -342,9 +330,11 @@ class StopAt:
 
 @pytest.mark.parametrize("mix, workers", [({}, 1), ({"standard": 0.5, "pagat/4": 0.5}, 2)])
 def test_a_resumed_run_gives_the_same_weights_as_an_uninterrupted_one(tmp_path, mix, workers):
-    # 6 updates of 4 games x 8 plays; a checkpoint every 2 updates, a progress line after every update, the past self
-    # refreshed every 3: stopped (as by Ctrl-C) at update 3, resumed from the checkpoint of update 2; the rollouts in
-    # the learner's process, and in two worker processes over a mix of presets and 2 v 2
+    # 6 updates of 4 games x 8 plays; a checkpoint every 2 updates, a progress line after every update, the past
+    # self refreshed every 3: stopped (as by Ctrl-C) at update 3, resumed from the checkpoint of update 2; the
+    # rollouts in the learner's process, and in two worker processes over a mix of presets and 2 v 2. The
+    # uninterrupted run and the resumed one are also two runs of one seed: their weights are the same whatever
+    # the timing of the rollout processes (the result depends on the seed and the worker count only).
     cfg = Config(total_steps=6 * 32, num_envs=4, rollout_len=8, eval_every=0, snapshot_every=3, hidden=32,
                  feature=64, strategy=32, update_epochs=2, num_minibatches=2, clip_coef=0.2, workers=workers,
                  mix=mix, pool={"self": 0.4, "past": 0.3, "expert": 0.3}, checkpoint_every=2, log_every=1)

@@ -2,15 +2,21 @@
 end by key presses (a hint, a capture choice, a callout naming a seat and its team), resumed after closing
 mid-game, and reviewed."""
 
-from helpers import SMALL, settle
+import pytest
+from helpers import settle
 
 from cuarenta_tutor import records
+from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.tui import make_app
 from cuarenta_tutor.tui.play import CaptureChoice, Notice, PlayScreen
 from cuarenta_tutor.tui.review import ReviewGame
 
 SIZE = (80, 24)
-SEED = 4
+SEED = 92
+"""With the first card and the first capture every time, a game of 20 moves: capture choices before and after the
+break, callouts naming a seat's team, and East dealt four of a kind at the end (the end of a hand: test_tui)."""
+TINY = Settings(worlds=2, round_worlds=2, min_worlds=2, budget_s=0)
+"""The fewest worlds an analysis takes (the CLI's floor): the hint and the review are made, not weighed."""
 
 
 def text(screen, selector: str) -> str:
@@ -41,8 +47,10 @@ async def play_on(pilot, app, seen: dict, stop_after: int | None = None) -> None
         await settle(pilot)
 
 
+@pytest.mark.usefixtures("one_process")  # the review in this process (test_e2e_tmux: in worker processes)
 async def test_a_seeded_2v2_game_is_played_resumed_and_reviewed_by_key_presses():
-    app = make_app(start="play", seed=SEED, dealer=1, agent_delay=0, players=4, tutor=False, review=SMALL)
+    app = make_app(start="play", seed=SEED, dealer=1, agent_delay=0, players=4, tutor=False, analysis=TINY,
+                   review=TINY)
     seen: dict = {}
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -64,7 +72,7 @@ async def test_a_seeded_2v2_game_is_played_resumed_and_reviewed_by_key_presses()
     path = records.games_dir() / f"{game_id}.json"
     saved = records.load(path)
     assert len(saved.seats) == 4 and saved.result is None and [s.name for s in saved.seats][2] == "Partner"
-    app = make_app(agent_delay=0, tutor=False, review=SMALL)
+    app = make_app(agent_delay=0, tutor=False, review=TINY)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("c")  # continue the unfinished 2 v 2 game
@@ -82,5 +90,6 @@ async def test_a_seeded_2v2_game_is_played_resumed_and_reviewed_by_key_presses()
         assert isinstance(review, ReviewGame) and len(review.record.seats) == 4
         assert "luck" in text(review, "#luck") and "Reviewed" in text(review, "#changes")
     finished = records.load(path)
-    assert finished.result is not None  # reviewed and saved with its annotations
-    assert any(m.annotation and m.annotation["provenance"]["method"] == "analysis" for m in finished.moves)
+    assert finished.result is not None  # reviewed and saved with its annotations (the agents' moves have none in play)
+    assert any(m.seat != 0 and m.annotation and m.annotation["provenance"]["method"] == "analysis"
+               for m in finished.moves)

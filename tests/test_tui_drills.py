@@ -4,10 +4,13 @@ games, and damaged files are reported without a crash or a loss."""
 
 from datetime import datetime, timedelta, timezone
 
-from helpers import SMALL, reviewed_worst_game, settle, worst_game
+import pytest
+from helpers import settle, worst_start
 
 from cuarenta_tutor import coach, records
+from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.coach import drills, stats
+from cuarenta_tutor.play.session import GameSession
 from cuarenta_tutor.tui import make_app
 from cuarenta_tutor.tui.drills import DrillScreen
 from cuarenta_tutor.tui.home import HomeScreen
@@ -15,6 +18,17 @@ from cuarenta_tutor.tui.review import ReviewGame
 from cuarenta_tutor.tui.stats import StatsScreen
 
 SIZE = (80, 24)
+TINY = Settings(worlds=2, round_worlds=2, min_worlds=2, budget_s=0)
+"""The fewest worlds an analysis takes (the CLI's floor): it picks the person's worst moves and reviews them (what is
+tested is what becomes of a mistake, not how sure the analysis is of it)."""
+
+
+def reviewed_start(seed: int):
+    """worst_start(seed) with the person's moves reviewed in TINY, stored in the record and saved again."""
+    session = worst_start(seed)
+    coach.store(session.record, coach.review(session.record, None, TINY), [0])
+    records.save(session.record)
+    return session
 
 
 async def answer(pilot, screen: DrillScreen, action: int) -> str:
@@ -26,10 +40,11 @@ async def answer(pilot, screen: DrillScreen, action: int) -> str:
     return str(screen.query_one("#feedback").render())
 
 
+@pytest.mark.usefixtures("one_process")
 async def test_a_reviewed_blunder_becomes_a_drill_and_a_wrong_answer_comes_back_before_a_right_one():
-    session = worst_game(seed=9)  # a mistake and a blunder in 16 worlds
+    session = worst_start(seed=1)  # two mistakes or worse in TINY: moves 1 and 5
     path = records.games_dir() / f"{session.record.game_id}.json"
-    app = make_app(start="review", game=path, agent_delay=0, review=SMALL)
+    app = make_app(start="review", game=path, agent_delay=0, review=TINY)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, ReviewGame)
@@ -64,9 +79,9 @@ async def test_a_reviewed_blunder_becomes_a_drill_and_a_wrong_answer_comes_back_
 
 
 async def test_the_schedule_survives_closing_the_app():
-    session = worst_game(seed=9)
+    session = worst_start(seed=1)
     found: list = []
-    coach.review(session.record, None, SMALL, drills=found)
+    coach.review(session.record, None, TINY, drills=found)
     drills.add_drills(found)
     deck = drills.load_deck()
     now = datetime.now(timezone.utc)
@@ -87,10 +102,9 @@ async def test_the_schedule_survives_closing_the_app():
 
 
 async def test_the_progress_screen_plots_three_games_and_home_points_to_a_weak_spot(monkeypatch):
-    for seed in (3, 9, 1):
-        s = reviewed_worst_game(seed)
-        records.save(s.record, path=records.games_dir() / f"{s.record.game_id}.json")
-    monkeypatch.setattr(stats, "REPEATED", 2)  # these three games repeat two kinds twice each
+    for seed in (1, 7, 4):
+        reviewed_start(seed)
+    monkeypatch.setattr(stats, "REPEATED", 2)  # these three games leave a caída twice
     weak = stats.weak_spot(stats.load()[0])
     assert weak is not None and weak["count"] == 2
     app = make_app(agent_delay=0)
@@ -114,7 +128,7 @@ async def test_the_progress_screen_plots_three_games_and_home_points_to_a_weak_s
 
 
 async def test_damaged_drills_stats_and_games_are_reported_on_home_and_kept():
-    worst_game(seed=9)
+    GameSession.new(seed=9, dealer=1)  # a saved game beside the damaged files
     data = records.data_dir()
     (data / "drills.json").write_text("{broken")
     (data / "stats.json").write_text("nope")
