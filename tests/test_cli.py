@@ -87,7 +87,7 @@ def test_bench_agent_and_tui_print_figures():
     agent = json.loads(out.stdout.strip().splitlines()[-1])
     assert agent["decision_median_ms"] > 0 and agent["batch256_positions_per_second"] > 0
     assert agent["players"] == 2
-    out = cli("bench", "agent", "--positions", "40", "--players", "4", "--json")
+    out = cli("bench", "agent", "--positions", "20", "--players", "4", "--json")
     assert out.returncode == 0, out.stdout + out.stderr
     agent = json.loads(out.stdout.strip().splitlines()[-1])
     # 2 v 2: late in the last deal the shipped model (encoding version 4) plays each move out over sampled worlds

@@ -175,7 +175,7 @@ def test_late_in_the_last_deal_of_2v2_version_4_reads_each_moves_outcome_over_wo
     from cuarenta_tutor.agents.known import SAMPLED_HAND, sampled_means
 
     rng, seen, earlier = random.Random(4), 0, 0
-    for state in game_states(500, 4, seed=5):
+    for state in game_states(300, 4, seed=5):
         if state.stock or len(legal_actions(state)) < 2:
             continue
         v3, v4 = encode(state, state.turn, 3), encode(state, state.turn, 4)

@@ -48,21 +48,25 @@ def test_an_arena_on_ray_gives_the_local_results_in_the_same_order():
     assert seen and seen[-1] == (20, 20) and all(a[0] <= b[0] for a, b in zip(seen, seen[1:], strict=False))
 
 
-def untimed_summary(out) -> dict:
+def untimed_summary(out: str) -> dict:
     """The JSON summary the arena command prints last, without its decision times."""
-    summary = json.loads(out.stdout.strip().splitlines()[-1])
+    summary = json.loads(out.strip().splitlines()[-1])
     for key in ("a", "b"):
         summary[key].pop("decision_ms")
     return {k: v for k, v in summary.items() if not k.startswith("decision_ms")}
 
 
-def test_the_arena_command_on_ray_prints_the_local_summary():
-    local = cli("arena", "random", "greedy", "--games", "8", "--jobs", "2", "--seed", "3", "--json")
-    on_ray = cli("arena", "random", "greedy", "--games", "8", "--jobs", "2", "--seed", "3", "--json",
-                 "--backend", "ray")
-    assert local.returncode == 0 and on_ray.returncode == 0, local.stderr + on_ray.stderr
-    assert untimed_summary(on_ray) == untimed_summary(local)
-    assert "Traceback" not in on_ray.stderr
+def test_the_arena_command_on_ray_prints_the_local_summary(capsys):
+    # the command in this process, on the module's Ray instance (a command of its own would start a Ray of its own)
+    from cuarenta_tutor.cli import main
+
+    args = ["arena", "random", "greedy", "--games", "8", "--jobs", "2", "--seed", "3", "--json"]
+    assert main(args) == 0
+    local = capsys.readouterr().out
+    assert main([*args, "--backend", "ray"]) == 0
+    on_ray = capsys.readouterr()
+    assert untimed_summary(on_ray.out) == untimed_summary(local)
+    assert "Traceback" not in on_ray.err
 
 
 def test_training_on_ray_actors_matches_the_local_workers(tmp_path):

@@ -51,14 +51,15 @@ def test_known_only_labels_every_choice_with_the_stock_empty_in_1v1_and_nothing_
     assert not four["labelled"].any()  # in 2 v 2 the other hands share the unseen cards: never known
 
 
-def test_collection_resumes_and_a_damaged_shard_says_what_to_do(tmp_path):
-    paths = collect(default_model_path(), tmp_path, 10, seed=2, settings=SearchSettings(worlds=2, share=0.2))
+def test_collection_resumes_and_a_damaged_shard_says_what_to_do(tmp_path, monkeypatch):
+    monkeypatch.setattr(search_games, "SHARD_GAMES", 2)  # shards of 2 games, not 10: the same code, less play
+    paths = collect(default_model_path(), tmp_path, 2, seed=2, settings=SearchSettings(worlds=2, share=0.2))
     assert [p.name for p in paths] == ["shard-00000.npz"]
     before = paths[0].stat().st_mtime_ns
-    again = collect(default_model_path(), tmp_path, 20, seed=2, settings=SearchSettings(worlds=2, share=0.2))
+    again = collect(default_model_path(), tmp_path, 3, seed=2, settings=SearchSettings(worlds=2, share=0.2))
     assert again[0].stat().st_mtime_ns == before and again[1].exists()  # kept, and only the missing one played
     games = load(tmp_path)
-    assert len(games) == 20
+    assert len(games) == 4
     again[1].write_bytes(again[1].read_bytes()[:100])
     with pytest.raises(ValueError, match="shard-00001.npz is damaged.*delete it and run search-games again"):
         load(tmp_path)

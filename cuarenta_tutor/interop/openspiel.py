@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import random
+from functools import lru_cache
 
 import numpy as np
 import pyspiel
@@ -210,6 +211,16 @@ def observation_string(state: CuarentaState, player: int) -> str:
     return render(state.engine, max(0, player), ascii_only=True)
 
 
+@lru_cache(maxsize=4096)
+def _encoded(engine_state, player: int) -> np.ndarray:
+    """encode(), kept for the states seen last: OpenSpiel asks for the same state's tensor again (every player's
+    view, a state read back from its serialization, a resampled one), and late in 2 v 2's last deal the encoding
+    plays each move out over sampled worlds (milliseconds). Engine states are immutable values; read-only."""
+    vector = encode(engine_state, player)
+    vector.flags.writeable = False
+    return vector
+
+
 class CuarentaObserver:
     """OpenSpiel's observer: our encoding as the tensor; the history (perfect recall) or the rendered view as
     the string."""
@@ -225,7 +236,7 @@ class CuarentaObserver:
         if state.engine is None:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = encode(state.engine, player)
+            self.tensor[:] = _encoded(state.engine, player)
 
     def string_from(self, state: CuarentaState, player: int) -> str:
         return info_string(state, player) if self.perfect_recall else observation_string(state, player)
