@@ -79,17 +79,17 @@ def test_review_text_of_a_damaged_file_says_so(tmp_path):
     assert out.returncode == 2 and "review" in out.stderr
 
 
-def test_bench_agent_and_tui_print_figures():
+def test_bench_agent_and_tui_print_figures(capsys):
     import shutil
 
-    out = cli("bench", "agent", "--positions", "8", "--json")
-    assert out.returncode == 0, out.stdout + out.stderr
-    agent = json.loads(out.stdout.strip().splitlines()[-1])
+    from cuarenta_tutor.cli import main
+
+    assert main(["bench", "agent", "--positions", "8", "--json"]) == 0  # in this process; tui's below in its own
+    agent = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert agent["decision_median_ms"] > 0 and agent["batch256_positions_per_second"] > 0
     assert agent["players"] == 2
-    out = cli("bench", "agent", "--positions", "20", "--players", "4", "--json")
-    assert out.returncode == 0, out.stdout + out.stderr
-    agent = json.loads(out.stdout.strip().splitlines()[-1])
+    assert main(["bench", "agent", "--positions", "20", "--players", "4", "--json"]) == 0
+    agent = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     # 2 v 2: late in the last deal the shipped model (encoding version 4) plays each move out over sampled worlds
     assert agent["players"] == 4 and agent["played_out"] > 0 and agent["played_out_median_ms"] > 0
     out = cli("bench", "tui", "--moves", "4", "--json")
