@@ -9,7 +9,12 @@ HANG = 600
 """Seconds after which a test gives up waiting on a process or a screen: a guard against a hang, never a speed check
 (speed is for `cuarenta-tutor bench`)."""
 
-SMALL = Settings(worlds=8, round_worlds=8, min_worlds=8, budget_s=0)
+def fixed(worlds: int) -> Settings:
+    """An analysis in exactly `worlds` worlds, with no time budget: the same numbers every run."""
+    return Settings(worlds=worlds, round_worlds=worlds, min_worlds=worlds, budget_s=0)
+
+
+SMALL = fixed(8)
 """Reviews in few worlds, so a whole game is analysed in seconds."""
 
 
@@ -51,7 +56,7 @@ xdist_group "worst-games"), so each game is found once per test run."""
 _REVIEWS: dict[int, list] = {}
 
 
-PICK = Settings(worlds=2, round_worlds=2, min_worlds=2, budget_s=0)
+PICK = fixed(2)
 """The analysis that picks the person's worst moves: two worlds, at a fraction of SMALL's cost, still finds moves
 that a review in SMALL calls mistakes."""
 

@@ -6,6 +6,7 @@ import json
 import math
 
 import pytest
+from helpers import SMALL, fixed
 
 from cuarenta_tutor import coach, records
 from cuarenta_tutor.agents import Decision, make_policy
@@ -235,11 +236,9 @@ def test_format_review_writes_one_line_per_move_the_intervals_the_provenance_and
     assert "no move was annotated" in format_review(record, [])
 
 
-SMALL = Settings(worlds=8, round_worlds=8, min_worlds=8, budget_s=0)
-"""Few worlds, no time budget: a whole game reviewed in seconds, the same numbers every run."""
-DEEPER = Settings(worlds=48, round_worlds=48, min_worlds=48, budget_s=0)
+DEEPER = fixed(48)
 """A deeper review, of a few moves."""
-FEW = Settings(worlds=2, round_worlds=2, min_worlds=2, budget_s=0)
+FEW = fixed(2)
 """Where only which moves are annotated counts."""
 
 

@@ -4,11 +4,10 @@ what the decisions did, from the review's annotations of every seat."""
 import json
 
 import pytest
-from helpers import worst_game, worst_review
+from helpers import fixed, worst_game, worst_review
 
 from cuarenta_tutor import coach, records
 from cuarenta_tutor.agents.onnx_policy import default_model_path, file_sha256
-from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.cli import main
 from cuarenta_tutor.coach import luck
 
@@ -16,7 +15,7 @@ from cuarenta_tutor.coach import luck
 pytestmark = pytest.mark.xdist_group("worst-games")
 
 MODEL = default_model_path()
-FEWER = Settings(worlds=2, round_worlds=2, min_worlds=2, budget_s=0)
+FEWER = fixed(2)
 """The agent's decisions in fewer worlds than the person's: luck vs skill reads each decision's own loss."""
 
 

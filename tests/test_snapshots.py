@@ -7,14 +7,13 @@ After a deliberate change (or a new shipped model), look at the report, then ref
 """
 
 import pytest
-from helpers import pressing, settle, worst_start
+from helpers import fixed, pressing, settle, worst_start
 
 from cuarenta_tutor import records
-from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.tui import make_app
 
 SIZE = (80, 24)
-REPEATABLE = Settings(worlds=16, round_worlds=16, min_worlds=16, budget_s=0)
+REPEATABLE = fixed(16)
 """Analysis without a time budget: the same worlds every run, so the refined hints' picture stays put (16 of them, to
 be quick)."""
 
@@ -46,7 +45,7 @@ def test_review(snap_compare):
     review took: the picture is taken without it (test_tui_drills checks the message). The review analyses in this
     process (test_e2e_tmux reviews in worker processes: the same annotations)."""
     path = fixed_game()
-    few = Settings(worlds=4, round_worlds=4, min_worlds=4, budget_s=0)
+    few = fixed(4)
     app = make_app(start="review", game=str(path), agent_delay=0, review=few)
     keys = pressing("right", "right", "right", "n")
 

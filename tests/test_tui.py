@@ -3,11 +3,10 @@
 import json
 
 import pytest
-from helpers import settle, worst_start
+from helpers import fixed, settle, worst_start
 from textual.widgets import ProgressBar
 
 from cuarenta_tutor import coach, records
-from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.play.session import GameSession
 from cuarenta_tutor.tui import make_app
 from cuarenta_tutor.tui.home import HomeScreen
@@ -16,9 +15,9 @@ from cuarenta_tutor.tui.review import ReviewGame, ReviewList
 from cuarenta_tutor.tui.widgets import AgentPanel, HintsPanel
 
 SIZE = (80, 24)
-TINY = Settings(worlds=2, round_worlds=2, min_worlds=2, budget_s=0)
+TINY = fixed(2)
 """The fewest worlds an analysis takes (the CLI's floor): for hints and reviews a test needs made, not weighed."""
-FEW = Settings(worlds=4, round_worlds=4, min_worlds=4, budget_s=0)
+FEW = fixed(4)
 """Reviews of a short game in few worlds, enough to find the mistakes of worst_start."""
 
 

@@ -3,10 +3,9 @@ end by key presses (a hint, a capture choice, a callout naming a seat and its te
 mid-game, and reviewed."""
 
 import pytest
-from helpers import settle
+from helpers import fixed, settle
 
 from cuarenta_tutor import records
-from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.tui import make_app
 from cuarenta_tutor.tui.play import CaptureChoice, Notice, PlayScreen
 from cuarenta_tutor.tui.review import ReviewGame
@@ -15,7 +14,7 @@ SIZE = (80, 24)
 SEED = 92
 """With the first card and the first capture every time, a game of 20 moves: capture choices before and after the
 break, callouts naming a seat's team, and East dealt four of a kind at the end (the end of a hand: test_tui)."""
-TINY = Settings(worlds=2, round_worlds=2, min_worlds=2, budget_s=0)
+TINY = fixed(2)
 """The fewest worlds an analysis takes (the CLI's floor): the hint and the review are made, not weighed."""
 
 

@@ -5,10 +5,9 @@ games, and damaged files are reported without a crash or a loss."""
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from helpers import settle, worst_start
+from helpers import fixed, settle, worst_start
 
 from cuarenta_tutor import coach, records
-from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.coach import drills, stats
 from cuarenta_tutor.play.session import GameSession
 from cuarenta_tutor.tui import make_app
@@ -18,7 +17,7 @@ from cuarenta_tutor.tui.review import ReviewGame
 from cuarenta_tutor.tui.stats import StatsScreen
 
 SIZE = (80, 24)
-TINY = Settings(worlds=2, round_worlds=2, min_worlds=2, budget_s=0)
+TINY = fixed(2)
 """The fewest worlds an analysis takes (the CLI's floor): it picks the person's worst moves and reviews them (what is
 tested is what becomes of a mistake, not how sure the analysis is of it)."""
 
