@@ -286,8 +286,12 @@ def preflight(command: str, args) -> str | None:
         return f"unknown rules preset {args.rules!r}; choose one of: {', '.join(PRESETS)}"
     if command == "play" and args.dealer is not None and args.dealer >= args.players:
         return f"--dealer {args.dealer} is not a seat of a {args.players}-player game (0..{args.players - 1})"
-    if command == "review" and args.worlds is not None and args.worlds < 2:
-        return "--worlds must be 2 or more"
+    if command == "review":
+        from .coach.command import review_flags_problem
+
+        problem = review_flags_problem(args)
+        if problem:
+            return problem
     if command == "play" and args.players == 4 and args.level == "adaptive":
         return "the adaptive level follows your own results: it is for 1 v 1 games (choose another --level)"
     try:

@@ -9,6 +9,14 @@ import sys
 from ..progressbar import progress_bar
 
 
+def review_flags_problem(args) -> str | None:
+    """What is wrong with review's --worlds or --jobs, in one line (the app and the text review both ask); None
+    if nothing."""
+    if (args.worlds is not None and args.worlds < 2) or (args.jobs is not None and args.jobs < 1):
+        return "--worlds must be 2 or more, --jobs 1 or more"
+    return None
+
+
 def review_text(args) -> int:
     """Print a saved game with the coach's annotations (--text) or its luck vs skill (--json). Moves not yet
     analysed with this model and these settings are analysed first (a progress bar) and stored back in the
@@ -29,8 +37,9 @@ def review_text(args) -> int:
         if not games:
             print("No saved games yet.")
         return 0
-    if (args.worlds is not None and args.worlds < 2) or (args.jobs is not None and args.jobs < 1):
-        print("cuarenta-tutor review: --worlds must be 2 or more, --jobs 1 or more", file=sys.stderr)
+    problem = review_flags_problem(args)
+    if problem:
+        print(f"cuarenta-tutor review: {problem}", file=sys.stderr)
         return 2
     say = (lambda text: print(text, file=sys.stderr)) if args.json else print
     try:
