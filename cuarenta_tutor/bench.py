@@ -41,8 +41,8 @@ def sample_positions(count: int, seed: int, players: int = 2) -> list:
     """Positions from expert-vs-expert games (standard rules, `players` seats), every third play, for timing
     decisions."""
     from .engine import Dealer, Rules
-    from .levels import make as make_policy
-    from .play.table import Table
+    from .players import make as make_policy
+    from .table import Table
 
     positions, game = [], 0
     while len(positions) < count:
@@ -59,7 +59,7 @@ def sample_positions(count: int, seed: int, players: int = 2) -> list:
 
 def bench_bots(names: list[str], count: int, seed: int) -> dict:
     """Median and p95 decision time of each policy over the same sampled positions."""
-    from .levels import make as make_policy
+    from .players import make as make_policy
 
     positions = sample_positions(count, seed)
     out = {}
@@ -166,7 +166,7 @@ def bench_tui(moves: int, seed: int) -> dict:
     import sys
     import tempfile
 
-    from .play.session import GameSession
+    from .app.session import GameSession
 
     out = {}
     with tempfile.TemporaryDirectory() as home:

@@ -115,9 +115,13 @@ def _rules_tail(rules) -> tuple:
             float(rules.players == 4))
 
 
-def encode_into(out: np.ndarray, state: State, seat: int, version: int | None = None) -> np.ndarray:
+def encode_into(out: np.ndarray, state: State, seat: int, version: int | None = None, moves=None) -> np.ndarray:
     """Fill `out` (float32, of the size SIZES gives `version`) with the observation of `state` from `seat` in
     encoding `version` (by default: 1 for a buffer of BASE_SIZE, else ENCODING_VERSION); returns `out`.
+
+    `moves` are the move features (slots 106-635) of the seat on turn, as the bots reckon them
+    (agents.features.move_features, which also wraps this function to fill them): they are needed when `seat` is
+    on turn in a game not over and `out` has room for them, and never computed here.
 
     The vector is built as a Python list and written once with struct: numpy item writes cost far
     more, and training encodes two observations per play."""
@@ -162,29 +166,17 @@ def encode_into(out: np.ndarray, state: State, seat: int, version: int | None = 
     v += _rules_tail(state.rules)
     v.append(float(state.winner >= 0))
     if out.shape[-1] > BASE_SIZE:
-        v += _move_features(state, version or ENCODING_VERSION) if state.turn == seat and state.winner < 0 \
-            else _ZEROS_MOVES
+        if state.turn == seat and state.winner < 0:
+            if moves is None:
+                raise ValueError("the seat on turn needs its move features: use agents.features.encode_into")
+            v += moves
+        else:
+            v += _ZEROS_MOVES
     if out.dtype == np.float32 and out.flags.c_contiguous:
         (_PACK if len(v) == OBS_SIZE else _PACK_BASE).pack_into(out, 0, *v)
     else:
         out[:] = v
     return out
-
-
-def _move_features(state: State, version: int) -> list:
-    """Slots 106-635: the move features of every legal action of the seat on turn."""
-    from .agents.expert import move_terms  # the agents import the engine only; imported late to keep it so
-    from .agents.known import known_means, plays_out, sampled_means
-
-    v = [0.0] * (N_ACTIONS * MOVE_FEATURES)
-    how = plays_out(state, version)
-    known = known_means(state) if how == "known" else sampled_means(state) if how == "sampled" else None
-    for a, t in move_terms(state).items():
-        i = a * MOVE_FEATURES
-        value = known[a] if known else t.value
-        v[i:i + MOVE_FEATURES] = (1.0, t.points / 4, t.cards / 10, t.carton / 4, t.threat / 4, float(t.keep > 0),
-                                  float(t.won), float(t.limpia), t.table_left / 10, min(5.0, max(-5.0, value / 4)))
-    return v
 
 
 _PACK = struct.Struct(f"={OBS_SIZE}f")
@@ -194,10 +186,10 @@ _ZEROS_50_92 = [0.0] * 43
 """Slots 50-92, filled in place by encode_into."""
 
 
-def encode(state: State, seat: int, version: int = ENCODING_VERSION) -> np.ndarray:
+def encode(state: State, seat: int, version: int = ENCODING_VERSION, moves=None) -> np.ndarray:
     """The observation of `state` from `seat` (any seat, its turn or not) in encoding `version`, as a new float32
-    vector."""
-    return encode_into(np.empty(SIZES[version], dtype=np.float32), state, seat, version)
+    vector (`moves` as encode_into takes them)."""
+    return encode_into(np.empty(SIZES[version], dtype=np.float32), state, seat, version, moves)
 
 
 def legal_mask(state: State) -> np.ndarray:

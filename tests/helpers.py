@@ -2,8 +2,8 @@
 
 from cuarenta_tutor import coach
 from cuarenta_tutor.analysis import Settings
+from cuarenta_tutor.app.session import GameSession
 from cuarenta_tutor.engine import unseen_cards
-from cuarenta_tutor.play.session import GameSession
 
 HANG = 600
 """Seconds after which a test gives up waiting on a process or a screen: a guard against a hang, never a speed check

@@ -22,7 +22,7 @@ from cuarenta_tutor.engine import (
     match_action,
     parse_rank,
 )
-from cuarenta_tutor.play.table import Table
+from cuarenta_tutor.table import Table
 
 FAST = Settings(worlds=32, round_worlds=16, budget_s=0, min_worlds=10**6, horizon="deal")
 HAND = Settings(worlds=32, round_worlds=16, budget_s=0, min_worlds=10**6)
@@ -141,7 +141,7 @@ def test_the_opponents_reply_risks_are_counted_from_the_rules():
 def saved_game(moves=6, seed=4):
     """A few moves of a real game against the agent, saved in the user data folder."""
     from cuarenta_tutor import records
-    from cuarenta_tutor.play.session import GameSession
+    from cuarenta_tutor.app.session import GameSession
 
     session = GameSession.new(seed=seed, dealer=1)
     while len(session.record.moves) < moves:

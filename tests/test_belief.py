@@ -8,7 +8,7 @@ from helpers import reshuffled
 from cuarenta_tutor.agents import ExpertPolicy, make_policy
 from cuarenta_tutor.agents.belief import Plays, likelihood, weighted_worlds
 from cuarenta_tutor.engine import Dealer, determinize, preset
-from cuarenta_tutor.play.table import Table
+from cuarenta_tutor.table import Table
 
 
 def watched_positions(count, seed=5):

@@ -78,7 +78,7 @@ def minimax(search, state, world, team):
 def late_positions(count: int, cards: int):
     """Positions of expert games with `cards` or fewer cards left in the hands of the deal."""
     from cuarenta_tutor.engine import Dealer
-    from cuarenta_tutor.play.table import Table
+    from cuarenta_tutor.table import Table
 
     found, seed = [], 0
     while len(found) < count:

@@ -127,8 +127,8 @@ def test_a_review_analyses_in_worker_processes_and_quitting_stops_them(user_data
     # file descriptor, which multiprocessing once tripped on); quitting mid-review ends them and the app. Reviews in
     # few worlds a move (--worlds): quitting waits for the position being analysed, many seconds in the default 256
     from cuarenta_tutor import records
+    from cuarenta_tutor.app.session import GameSession
     from cuarenta_tutor.arena.match import run_match
-    from cuarenta_tutor.play.session import GameSession
 
     run_match("onnx", "expert", 2, seed=3, records_dir=str(tmp_path))
     arena = tmp_path / "arena-S3-P0-a.json"

@@ -8,6 +8,7 @@ from helpers import reshuffled
 
 from cuarenta_tutor.agents import ExpertPolicy
 from cuarenta_tutor.agents.expert import move_terms, move_values
+from cuarenta_tutor.agents.features import encode, encode_into
 from cuarenta_tutor.encoding import (
     BASE_SIZE,
     ENCODING_VERSION,
@@ -16,8 +17,6 @@ from cuarenta_tutor.encoding import (
     N_ACTIONS,
     OBS_SIZE,
     SIZES,
-    encode,
-    encode_into,
     legal_mask,
 )
 from cuarenta_tutor.engine import (
@@ -217,3 +216,15 @@ def test_version_4s_worlds_are_the_same_in_every_process():
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=here,
                              env={**os.environ, "PYTHONHASHSEED": hashseed, "PYTHONPATH": here})
         assert [tuple(x) for x in json.loads(out.stdout)] == pytest.approx(sorted(sampled_means(state).items()))
+
+
+def test_the_encoder_takes_the_move_features_and_never_computes_them():
+    from cuarenta_tutor import encoding
+    from cuarenta_tutor.agents.features import move_features
+
+    state = next(s for s in game_states(1) if s.winner < 0)
+    with pytest.raises(ValueError, match="move features"):
+        encoding.encode(state, state.turn)
+    given = encoding.encode(state, state.turn, moves=move_features(state))
+    assert np.array_equal(given, encode(state, state.turn))
+    assert np.array_equal(encoding.encode(state, 1 - state.turn), encode(state, 1 - state.turn))  # not on turn

@@ -9,10 +9,10 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from cuarenta_tutor.agents import make_policy  # noqa: E402
 from cuarenta_tutor.cli import main  # noqa: E402
 from cuarenta_tutor.engine import PRESETS, Dealer, legal_actions, preset  # noqa: E402
 from cuarenta_tutor.interop import openspiel  # noqa: E402
+from cuarenta_tutor.players import make as make_policy  # noqa: E402
 
 
 @pytest.mark.parametrize("players", [2, 4])

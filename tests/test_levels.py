@@ -5,12 +5,12 @@ import json
 
 import pytest
 
-from cuarenta_tutor import levels, records
+from cuarenta_tutor import players, records
 from cuarenta_tutor.agents import make_policy
 from cuarenta_tutor.engine import Dealer, legal_actions, preset
-from cuarenta_tutor.play.table import Table
+from cuarenta_tutor.table import Table
 
-FAST_RUNGS = ("random",) + levels.RUNGS[1:-1] + ("strong:8",)
+FAST_RUNGS = ("random",) + players.RUNGS[1:-1] + ("strong:8",)
 """The ladder with its ends made quick for simulated games: random play by the random bot (the rung's network with
 every move random plays as randomly, but runs the network at each move of long games), a strong rung of 8 worlds
 (no time budget)."""
@@ -18,14 +18,14 @@ every move random plays as randomly, but runs the network at each move of long g
 
 def person_wins(person: str, agent: str, seed: int) -> bool:
     """One game of a bot in the person's seat (0) against the agent at a level."""
-    table = Table(preset("standard"), [make_policy(person, seed), levels.make(agent, seed + 1)], Dealer(seed))
+    table = Table(preset("standard"), [make_policy(person, seed), players.make(agent, seed + 1)], Dealer(seed))
     table.start()
     table.run()
     return table.state.winner == 0
 
 
-def simulate(person: str, games: int) -> tuple[levels.Ladder, list]:
-    ladder, results = levels.Ladder(rungs=FAST_RUNGS), []
+def simulate(person: str, games: int) -> tuple[players.Ladder, list]:
+    ladder, results = players.Ladder(rungs=FAST_RUNGS), []
     for g in range(games):
         won = person_wins(person, ladder.spec, 100 + g)
         results.append(won)
@@ -36,7 +36,7 @@ def simulate(person: str, games: int) -> tuple[levels.Ladder, list]:
 @pytest.mark.parametrize("person, direction", [("random", -1), ("expert", 1)])
 def test_the_adaptive_level_moves_toward_the_player_and_their_results_toward_half(person, direction):
     ladder, results = simulate(person, 36)
-    start = levels.START_RUNG
+    start = players.START_RUNG
     assert (ladder.rung - start) * direction >= 2  # the random player brings it down, the expert up
     first, last = sum(results[:5]) / 5, sum(results[-20:]) / 20  # far from their level at first, then near
     assert abs(last - 0.5) < abs(first - 0.5) and 0.25 <= last <= 0.75
@@ -44,33 +44,33 @@ def test_the_adaptive_level_moves_toward_the_player_and_their_results_toward_hal
 
 
 def test_a_game_counts_once_and_the_ladder_survives_a_restart_and_damage():
-    ladder = levels.load_ladder()
-    assert ladder.rung == levels.START_RUNG and ladder.problem is None
+    ladder = players.load_ladder()
+    assert ladder.rung == players.START_RUNG and ladder.problem is None
     ladder.record("g1", True)
-    assert ladder.record("g1", True) == levels.START_RUNG + 1  # the same game again: no second step
-    levels.save_ladder(ladder)
-    again = levels.load_ladder()
-    assert again.rung == levels.START_RUNG + 1 and again.games == ladder.games
-    levels.ladder_path().write_text('{"schema_version": 1, "rung": 99, "games": []}')
-    broken = levels.load_ladder()
-    assert broken.rung == levels.START_RUNG and "damaged" in broken.problem and "\n" not in broken.problem
+    assert ladder.record("g1", True) == players.START_RUNG + 1  # the same game again: no second step
+    players.save_ladder(ladder)
+    again = players.load_ladder()
+    assert again.rung == players.START_RUNG + 1 and again.games == ladder.games
+    players.ladder_path().write_text('{"schema_version": 1, "rung": 99, "games": []}')
+    broken = players.load_ladder()
+    assert broken.rung == players.START_RUNG and "damaged" in broken.problem and "\n" not in broken.problem
 
 
 def test_level_names_make_policies_and_refuse_what_they_cannot_be():
-    assert levels.make("club").name == "club" and levels.make("beginner").blunder == levels.BEGINNER_EPS
-    strong = levels.make("strong:16")
+    assert players.make("club").name == "club" and players.make("beginner").blunder == players.BEGINNER_EPS
+    strong = players.make("strong:16")
     assert strong.name == "strong:16" and strong.worlds == 16 and strong.search.infer
-    assert levels.make("strong").worlds is None  # the time budget
+    assert players.make("strong").worlds is None  # the time budget
     with pytest.raises(ValueError, match="a person's games"):
-        levels.make("adaptive")
+        players.make("adaptive")
     with pytest.raises(ValueError, match="number of worlds"):
-        levels.make("strong:many")
-    assert levels.rung_name("onnx@eps=1") == "random play"
-    assert levels.rung_name("onnx@eps=0.35") == "the network with 35% random moves"
+        players.make("strong:many")
+    assert players.rung_name("onnx@eps=1") == "random play"
+    assert players.rung_name("onnx@eps=0.35") == "the network with 35% random moves"
 
 
 def test_the_strong_level_plays_the_searchs_choice_with_the_networks_probabilities_and_values():
-    strong, club = levels.make("strong:16", 3), levels.make("club", 3)
+    strong, club = players.make("strong:16", 3), players.make("club", 3)
     table = Table(preset("standard"), [strong, make_policy("expert", 3)], Dealer(3), watchers=[(0, club)])
     table.start(seeds=[3, 4])
     chosen = []
@@ -92,7 +92,7 @@ def test_the_strong_level_takes_the_caida_the_network_would_take_anyway():
     from cuarenta_tutor.engine import make_position, match_action, parse_rank
 
     state = make_position(hands=[["7", "2", "K", "4", "5"], ["3", "6", "J", "Q", "A"]], table=["7"], trailed="7")
-    strong = levels.make("strong:16", 1)
+    strong = players.make("strong:16", 1)
     strong.reset(0, 1)
     strong.observe(state, ())
     assert strong.decide(state).action == match_action(parse_rank("7"))
@@ -122,11 +122,11 @@ def finish(session):
 
 
 def test_an_adaptive_game_refuses_takebacks_and_moves_the_ladder_once():
+    from cuarenta_tutor.app.session import GameSession
     from cuarenta_tutor.engine import IllegalMove, legal_actions
-    from cuarenta_tutor.play.session import GameSession
 
     session = GameSession.new(seed=5, dealer=1, level="adaptive")
-    assert session.record.level == f"adaptive:{levels.RUNGS[levels.START_RUNG]}" and session.adaptive
+    assert session.record.level == f"adaptive:{players.RUNGS[players.START_RUNG]}" and session.adaptive
     session.play_human(legal_actions(session.state)[0])
     session.play_agent()
     with pytest.raises(IllegalMove, match="no takebacks in an adaptive game") as caught:
@@ -136,9 +136,9 @@ def test_an_adaptive_game_refuses_takebacks_and_moves_the_ladder_once():
     won = session.state.winner == 0
     said = session.count_result()
     assert ("up" if won else "down") in said
-    assert levels.load_ladder().rung == levels.START_RUNG + (1 if won else -1)
+    assert players.load_ladder().rung == players.START_RUNG + (1 if won else -1)
     session.count_result()  # the same game again (the dialog shown twice): no second step
-    assert levels.load_ladder().rung == levels.START_RUNG + (1 if won else -1)
+    assert players.load_ladder().rung == players.START_RUNG + (1 if won else -1)
     resumed = GameSession.resume(records.games_dir() / f"{session.record.game_id}.json")
     assert resumed.record.level == session.record.level and resumed.agent.blunder == 0.5
     club = finish(GameSession.new(seed=6, dealer=1))

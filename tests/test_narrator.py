@@ -29,7 +29,7 @@ from cuarenta_tutor.engine import (
 )
 from cuarenta_tutor.engine.cards import make_card
 from cuarenta_tutor.narrator import Narrator, still_scoring
-from cuarenta_tutor.play.table import Table
+from cuarenta_tutor.table import Table
 
 CONFIGS = [(name, players) for name in PRESETS for players in (2, 4)]
 

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from cuarenta_tutor import records
+from cuarenta_tutor.app.session import AGENT, HUMAN, GameSession
 from cuarenta_tutor.engine import (
     ACTION_RANK,
     RANKS,
@@ -26,7 +27,6 @@ from cuarenta_tutor.engine import (
     seeded_deck,
     trail_action,
 )
-from cuarenta_tutor.play.session import AGENT, HUMAN, GameSession
 
 MODEL = "models/cuarenta-a2c-lstm.onnx"  # the shipped model, from the repository root (missing: the tests fail)
 
@@ -247,7 +247,7 @@ def test_the_narrator_announces_crossing_30_and_38(model, tmp_path):
 
 
 def test_a_move_that_cannot_be_saved_is_not_made_and_can_be_played_again(tmp_path):
-    from cuarenta_tutor.play.session import GameSession, SaveError
+    from cuarenta_tutor.app.session import GameSession, SaveError
 
     session = GameSession.new(seed=3, dealer=1, folder=tmp_path)
     path = tmp_path / f"{session.record.game_id}.json"
@@ -265,7 +265,7 @@ def test_a_move_that_cannot_be_saved_is_not_made_and_can_be_played_again(tmp_pat
 
 
 def test_take_back_returns_to_before_your_last_move_and_the_record_keeps_it(tmp_path):
-    from cuarenta_tutor.play.session import GameSession
+    from cuarenta_tutor.app.session import GameSession
 
     session = GameSession.new(seed=8, dealer=1, folder=tmp_path)
     with pytest.raises(IllegalMove, match="not played a move to take back"):
@@ -290,7 +290,7 @@ def test_take_back_returns_to_before_your_last_move_and_the_record_keeps_it(tmp_
 
 
 def test_explore_starts_a_new_game_from_a_move_of_a_saved_one_without_touching_it(tmp_path):
-    from cuarenta_tutor.play.session import GameSession
+    from cuarenta_tutor.app.session import GameSession
 
     session = GameSession.new(seed=9, dealer=0, folder=tmp_path)
     while len(session.record.moves) < 14:

@@ -22,7 +22,7 @@ from cuarenta_tutor.engine import (
     legal_actions,
     preset,
 )
-from cuarenta_tutor.play.table import Table
+from cuarenta_tutor.table import Table
 
 LINEUPS = {2: ("expert", "greedy"), 4: ("expert", "random", "greedy", "random")}
 

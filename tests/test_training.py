@@ -270,7 +270,7 @@ def test_export_writes_to_the_persons_models_folder_with_a_card_and_never_the_sh
     assert card["sha256"] == file_sha256(model) and card["file"] == model.name and card["arena"] == []
     assert file_sha256(default_model_path()) == shipped  # untouched
     monkeypatch.setenv("CUARENTA_TUTOR_HOME", str(tmp_path / "home"))
-    from cuarenta_tutor.play.session import available_models
+    from cuarenta_tutor.app.session import available_models
 
     assert model in available_models() and default_model_path() in available_models()
 

@@ -7,7 +7,7 @@ from helpers import fixed, settle, worst_start
 from textual.widgets import ProgressBar
 
 from cuarenta_tutor import coach, records
-from cuarenta_tutor.play.session import GameSession
+from cuarenta_tutor.app.session import GameSession
 from cuarenta_tutor.tui import make_app
 from cuarenta_tutor.tui.home import HomeScreen
 from cuarenta_tutor.tui.play import CaptureChoice, Notice, PlayScreen

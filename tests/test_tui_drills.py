@@ -8,8 +8,8 @@ import pytest
 from helpers import fixed, settle, worst_start
 
 from cuarenta_tutor import coach, records
+from cuarenta_tutor.app.session import GameSession
 from cuarenta_tutor.coach import drills, stats
-from cuarenta_tutor.play.session import GameSession
 from cuarenta_tutor.tui import make_app
 from cuarenta_tutor.tui.drills import DrillScreen
 from cuarenta_tutor.tui.home import HomeScreen

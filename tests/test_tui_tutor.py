@@ -5,9 +5,9 @@ from helpers import settle
 
 from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.analysis.classes import judge
+from cuarenta_tutor.app.session import GameSession
 from cuarenta_tutor.coach.advice import key_of
 from cuarenta_tutor.engine import ACTION_RANK
-from cuarenta_tutor.play.session import GameSession
 from cuarenta_tutor.tui import make_app
 from cuarenta_tutor.tui.play import CaptureChoice, PlayScreen
 from cuarenta_tutor.tui.tutor import TutorWarning

@@ -10,9 +10,10 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
 from cuarenta_tutor.agents.expert import move_values  # noqa: E402
+from cuarenta_tutor.agents.features import encode  # noqa: E402
 from cuarenta_tutor.agents.onnx_contract import ModelError  # noqa: E402
 from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, default_model_path, load_session  # noqa: E402
-from cuarenta_tutor.encoding import N_ACTIONS, OBS_SIZE, SIZES, encode, legal_mask  # noqa: E402
+from cuarenta_tutor.encoding import N_ACTIONS, OBS_SIZE, SIZES, legal_mask  # noqa: E402
 from cuarenta_tutor.engine import Dealer, preset  # noqa: E402
 from cuarenta_tutor.training.model import MOVE_PRIOR, ActorCritic  # noqa: E402
 from cuarenta_tutor.training.warm import load_into, sizes_from_onnx  # noqa: E402

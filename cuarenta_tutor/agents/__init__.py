@@ -1,11 +1,12 @@
-"""Provides the players: the Policy protocol, Decision, the baseline bots, the expert and search,
-and `make_policy` to build one from a name such as "expert" or "search:200"."""
+"""Provides the bots: the baseline bots, the expert, search and the ONNX agent, and `make_policy` to build one
+from a name such as "expert" or "search:200" (players.make adds the levels and the adapters' players)."""
 
 from __future__ import annotations
 
 import random
 
-from .base import BasePolicy, Decision, Policy
+from ..table import Decision, Policy
+from .base import BasePolicy
 from .expert import ExpertPolicy
 from .simple import GreedyPolicy, RandomPolicy
 
@@ -13,7 +14,8 @@ __all__ = ["BasePolicy", "Decision", "Policy", "ExpertPolicy", "GreedyPolicy", "
            "POLICY_NAMES"]
 
 POLICY_NAMES = ("random", "greedy", "expert", "search[:N][@infer][@carton][@solve=K]",
-                "onnx[:PATH][@temp=T][@eps=E]", "openspiel:ismcts[:SIMS]")
+                "onnx[:PATH][@temp=T][@eps=E]")
+"""The bots' names; players.POLICY_NAMES adds the levels and the adapters' players."""
 
 
 def make_policy(spec: str, seed: int = 0) -> Policy:
@@ -63,18 +65,4 @@ def make_policy(spec: str, seed: int = 0) -> Policy:
                                  f"random legal move that share of the time), as in onnx@temp=0.5@eps=0.2, not "
                                  f"@{option}") from None
         return OnnxPolicy(path or None, rng, values["temp"], values["eps"])
-    if name == "openspiel":
-        return _openspiel(arg, seed)
     raise ValueError(f"unknown policy {spec!r}; choose one of: {', '.join(POLICY_NAMES)}")
-
-
-def _openspiel(arg: str, seed: int) -> Policy:
-    """openspiel:ismcts[:SIMS]: OpenSpiel's IS-MCTS bot with SIMS simulations a decision (openspiel extra)."""
-    kind, _, sims = arg.partition(":")
-    if kind != "ismcts" or (sims and not sims.isdigit()) or sims == "0":
-        raise ValueError(f"openspiel takes ismcts or ismcts:SIMS (simulations a decision, 1 or more), not {arg!r}")
-    try:
-        from ..interop.openspiel import OpenSpielPolicy
-    except ImportError:
-        raise ValueError("openspiel:ismcts needs the openspiel extra: pip install -e '.[openspiel]'") from None
-    return OpenSpielPolicy(simulations=int(sims) if sims else OpenSpielPolicy.DEFAULT_SIMULATIONS, seed=seed)

@@ -69,7 +69,7 @@ def fit(games: int, seed: int = 0) -> dict:
     every deal's end but the hand's last, the piles then; at the hand's end, the cards left on the table and
     how the rest were split, the variance per card of R (not yet in a pile). Returns {"deal_ends", "leftover",
     "split_variance"}."""
-    from ..play.table import Table  # the table imports the agents: only when measuring
+    from ..table import Table  # only when measuring
     from .expert import ExpertPolicy
 
     ends, leftover, squares, rest = 0, 0, 0.0, 0

@@ -40,7 +40,8 @@ from ..engine import (
     play_points,
     unseen_counts,
 )
-from .base import BasePolicy, Decision
+from ..table import Decision
+from .base import BasePolicy
 
 CARD_WEIGHT = 0.35
 """Worth of one captured card while the cartón still counts (about 6 points for 20 cards)."""

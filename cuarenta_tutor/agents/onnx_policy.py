@@ -14,10 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..encoding import N_ACTIONS, encode_into, legal_mask
+from ..encoding import N_ACTIONS, legal_mask
 from ..engine import State, apply, legal_actions
 from ..resources import data_dir
-from .base import BasePolicy, Decision
+from ..table import Decision
+from .base import BasePolicy
+from .features import encode_into
 from .onnx_contract import REEXPORT, ModelError, check_metadata
 
 DEFAULT_MODEL = "cuarenta-a2c-lstm.onnx"

@@ -23,8 +23,8 @@ every seat playing its best knowing that world's cards) instead of played out by
 from __future__ import annotations
 
 from ..engine import Dealer, State, apply, determinize, knows_every_card, legal_actions
-from ..play.table import Table
-from .base import BasePolicy, Decision
+from ..table import Decision, Table
+from .base import BasePolicy
 from .belief import Plays, weighted_worlds
 from .carton import ExpectedCarton
 from .expert import ExpertPolicy, move_values

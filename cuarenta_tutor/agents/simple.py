@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..engine import ACTION_RANK, Played, State, legal_actions, play_events, play_points
-from .base import BasePolicy, Decision
+from ..table import Decision
+from .base import BasePolicy
 
 
 class RandomPolicy(BasePolicy):

@@ -7,8 +7,8 @@ from contextlib import closing
 
 from ..agents.onnx_policy import OnnxPolicy
 from ..engine import Rules, legal_actions, parse_card
-from ..play.table import Table
 from ..records import GameRecord, replay
+from ..table import Table
 from .analyse import INTERACTIVE, Analysis, Settings
 from .parallel import analyse_positions
 

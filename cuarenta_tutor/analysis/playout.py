@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..encoding import ENCODING_VERSION, N_ACTIONS, SIZES, encode_into
+from ..agents.features import encode_into
+from ..encoding import ENCODING_VERSION, N_ACTIONS, SIZES
 from ..engine import Caida, Dealer, Dealt, Limpia, State, legal_actions
 
 HORIZONS = ("deal", "hand", "game")

@@ -21,7 +21,7 @@ import numpy as np
 from ..agents import make_policy
 from ..agents.onnx_policy import OnnxPolicy
 from ..engine import Dealer, Rules, knows_every_card, legal_actions
-from ..play.table import Table
+from ..table import Table
 from .analyse import MoveEval, Settings, analyse
 from .classes import MISTAKE_OR_WORSE, judge, move_accuracy
 from .parallel import agent_for, analyse_positions

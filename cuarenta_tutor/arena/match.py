@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from .. import records
 from ..engine import Caida, Dealer, Limpia, Ronda, first_dealer, preset
-from ..levels import make as make_policy  # any policy name, and the levels of play
-from ..play.table import Table
+from ..players import make as make_policy  # any policy name, and the levels of play
+from ..table import Table
 
 COUNTED = {Caida: "caidas", Limpia: "limpias", Ronda: "rondas"}
 """The events a match counts per side (a limpia only when it scored)."""

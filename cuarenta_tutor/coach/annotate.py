@@ -19,11 +19,11 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, fields
 
-from ..agents.base import Decision
 from ..analysis.classes import THRESHOLDS, judge, range_accuracy
 from ..engine import State, legal_actions
 from ..narrator import move_name
 from ..resources import version
+from ..table import Decision
 
 PRESETS = THRESHOLDS
 """Loss thresholds in win-% points for inaccuracy, mistake, blunder."""

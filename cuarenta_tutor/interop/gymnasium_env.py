@@ -23,9 +23,10 @@ import numpy as np
 from gymnasium import spaces
 
 from ..agents import make_policy
-from ..encoding import BASE_SIZE, MOVE_BOUNDS, N_ACTIONS, OBS_SIZE, encode, legal_mask
+from ..agents.features import encode
+from ..encoding import BASE_SIZE, MOVE_BOUNDS, N_ACTIONS, OBS_SIZE, legal_mask
 from ..engine import Dealer, IllegalMove, State, legal_actions, preset, render
-from ..play.table import Table
+from ..table import Table
 
 SCORE_SLOTS = slice(72, 74)
 """The two score slots of the encoding (score / target score): they pass 1 only on the play that wins."""

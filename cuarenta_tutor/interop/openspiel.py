@@ -28,8 +28,8 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts
 from open_spiel.python.algorithms.mcts import Evaluator
 
-from ..agents.base import Decision
-from ..encoding import N_ACTIONS, OBS_SIZE, encode
+from ..agents.features import encode
+from ..encoding import N_ACTIONS, OBS_SIZE
 from ..engine import (
     FourOfAKind,
     Ronda,
@@ -45,6 +45,7 @@ from ..engine import (
     render,
 )
 from ..engine.cards import DECK_SIZE
+from ..table import Decision
 
 NAME = "python_cuarenta"
 MAX_HANDS = 100

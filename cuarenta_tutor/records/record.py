@@ -116,7 +116,7 @@ class GameRecord:
     """Moves taken back, in order: {"ply": where the taken-back moves began, "moves": those moves (as in
     `moves`)}. A game with takebacks says so wherever it is judged."""
     level: str | None = None
-    """The agent's level of play (levels.py: "beginner", "club", "strong", or "adaptive:<rung>"); None in
+    """The agent's level of play (players.py: "beginner", "club", "strong", or "adaptive:<rung>"); None in
     games before levels, and in arena games."""
 
     @property

@@ -22,9 +22,10 @@ import torch
 import torch.multiprocessing as mp
 
 from ..agents import make_policy
-from ..encoding import N_ACTIONS, SIZES, encode_into
+from ..agents.features import encode_into
+from ..encoding import N_ACTIONS, SIZES
 from ..engine import Dealer, legal_actions, preset
-from ..play.table import Table
+from ..table import Table
 from .config import seats_per_game, variants
 from .model import build_net
 

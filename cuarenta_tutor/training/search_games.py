@@ -24,9 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..encoding import N_ACTIONS, encode_into, legal_mask
+from ..agents.features import encode_into
+from ..encoding import N_ACTIONS, legal_mask
 from ..engine import Dealer, knows_every_card, legal_actions, preset
-from ..play.table import Table
+from ..table import Table
 
 SHARD_GAMES = 10
 

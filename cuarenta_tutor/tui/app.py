@@ -12,7 +12,7 @@ from textual.widgets import Footer, Markdown
 from .. import records
 from ..agents.onnx_contract import ModelError
 from ..agents.onnx_policy import default_model_path
-from ..play.session import GameSession, chosen_model
+from ..app.session import GameSession, chosen_model
 from .home import HomeScreen, NewGame
 from .play import PlayScreen
 from .review import ReviewGame, ReviewList

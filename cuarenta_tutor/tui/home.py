@@ -13,12 +13,12 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from .. import levels, records
+from .. import players, records
 from ..agents.onnx_contract import ModelError
 from ..agents.onnx_policy import default_model_path, file_sha256, load_session
+from ..app.session import available_models
 from ..coach import drills, stats
 from ..engine import PRESET_NOTES, PRESETS
-from ..play.session import available_models
 
 LEVEL_TEXT = {"beginner": "beginner: the agent, with half its moves at random",
               "club": "club: the agent (the trained network)",
@@ -34,7 +34,7 @@ class NewGame(ModalScreen[dict | None]):
 
     def __init__(self, level: str = "club"):
         super().__init__()
-        self.level = level if level in levels.LEVELS else "club"
+        self.level = level if level in players.LEVELS else "club"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog") as dialog:
@@ -47,9 +47,9 @@ class NewGame(ModalScreen[dict | None]):
                           ("2 v 2: you and an agent partner against two agents", 4)],
                          value=2, allow_blank=False, id="players")
             yield Label("Level of play")
-            rung = levels.rung_name(levels.load_ladder().spec)
+            rung = players.rung_name(players.load_ladder().spec)
             texts = {**LEVEL_TEXT, "adaptive": f"{LEVEL_TEXT['adaptive']} (now: {rung})"}
-            yield Select([(texts[name], name) for name in levels.LEVELS], value=self.level, allow_blank=False,
+            yield Select([(texts[name], name) for name in players.LEVELS], value=self.level, allow_blank=False,
                          id="level")
             with Horizontal(id="dealer-seed"):
                 with Vertical():

@@ -20,8 +20,8 @@ from textual.widgets import Footer, OptionList, Sparkline, Static
 from textual.widgets.option_list import Option
 
 from .. import coach, records
+from ..app.session import HUMAN, GameSession, MoveReport
 from ..engine import GameWon, HandEnded, State, card_str
-from ..play.session import HUMAN, GameSession, MoveReport
 from .tutor import TutorWarning, warning_for
 from .widgets import AgentPanel, HandView, HintsPanel, Scoreboard, SeatsView, TableView, card_text, move_name
 

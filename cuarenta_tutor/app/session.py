@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .. import coach, levels, records
+from .. import coach, records
 from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from ..analysis import analyse
 from ..analysis.calibrate import settings_for
@@ -31,7 +31,9 @@ from ..engine import (
     rank_of,
 )
 from ..narrator import Narrator, move_name
-from .table import Table
+from ..players import LEVELS, load_ladder, rung_name, save_ladder, spec_of
+from ..players import make as make_player
+from ..table import Table
 
 HUMAN, AGENT, PARTNER = 0, 1, 2
 """Seats: the person always sits in seat 0 (team 0); in 1 v 1 the agent in seat 1; in 2 v 2 the partner
@@ -86,10 +88,10 @@ class GameSession:
         self.record, self.folder = record, folder
         self.model_path = Path(model_path)
         rules = Rules().with_options(**record.rules)
-        spec = levels.spec_of(record.level)
-        self.agents = {seat: levels.make(spec if seat % 2 else "club", record.seed + seat - 1, self.model_path)
+        spec = spec_of(record.level)
+        self.agents = {seat: make_player(spec if seat % 2 else "club", record.seed + seat - 1, self.model_path)
                        for seat in range(1, rules.players)}
-        """Every agent seat's policy, each with its own memory: the other team at the record's level (levels.py;
+        """Every agent seat's policy, each with its own memory: the other team at the record's level (players.py;
         the network alone in games before levels), a 2 v 2 partner the network alone."""
         self.agent = self.agents[AGENT]
         self.helper = OnnxPolicy(self.model_path)
@@ -108,13 +110,13 @@ class GameSession:
     @classmethod
     def new(cls, rules_name: str = "standard", seed: int | None = None, dealer: int | None = None,
             model_path=None, folder=None, level: str = "club", players: int = 2) -> GameSession:
-        """A new game; `level` one of levels.LEVELS ("adaptive" plays at the person's rung of the ladder, 1 v 1
+        """A new game; `level` one of LEVELS ("adaptive" plays at the person's rung of the ladder, 1 v 1
         only); `players` 2, or 4 for you and an agent partner against two agents."""
         if players not in (2, 4):
             raise ValueError(f"a game is for 2 or 4 players, not {players}")
         rules = preset(rules_name, players=players)
-        if level not in levels.LEVELS:
-            raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(levels.LEVELS)}")
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
         if level == "adaptive" and players != 2:
             raise ValueError("the adaptive level follows your own results: it is for 1 v 1 games")
         seed = random.SystemRandom().randrange(1 << 31) if seed is None else seed
@@ -126,7 +128,7 @@ class GameSession:
         seats = [("human", names[0])] + [("onnx", "Agent" if players == 2 else names[s]) for s in range(1, players)]
         record = records.new_record(rules, seed, dealer, seats, human_seat=HUMAN,
                                     model=records.ModelRef(file_sha256(model_path), str(model_path)))
-        record.level = f"adaptive:{levels.load_ladder().spec}" if level == "adaptive" else level
+        record.level = f"adaptive:{load_ladder().spec}" if level == "adaptive" else level
         session = cls(record, model_path, folder)
         events = session.table.start(dealer)
         session.last = MoveReport(-1, -1, -1, events, callouts=session.narrator.callouts(events, session.state))
@@ -194,14 +196,14 @@ class GameSession:
         folder); what changed, in words, or None for a game of another level."""
         if not self.adaptive or not self.over:
             return None
-        ladder = levels.load_ladder()
+        ladder = load_ladder()
         before = ladder.rung
         ladder.record(self.record.game_id, self.state.winner == (HUMAN & 1))
-        levels.save_ladder(ladder)
+        save_ladder(ladder)
         if ladder.rung == before:
-            return f"Adaptive level: it stays at {levels.rung_name(ladder.spec)}."
+            return f"Adaptive level: it stays at {rung_name(ladder.spec)}."
         way = "up" if ladder.rung > before else "down"
-        return f"Adaptive level: one rung {way}, to {levels.rung_name(ladder.spec)}, for your next game."
+        return f"Adaptive level: one rung {way}, to {rung_name(ladder.spec)}, for your next game."
 
     @property
     def human_turn(self) -> bool:

@@ -1,4 +1,5 @@
-"""Provides the levels of play: how strong the agent plays against a person, and in the arena.
+"""Provides the players: every policy name -> a policy (`make`, the one registry, above the bots and the adapters),
+and the levels of play: how strong the agent plays against a person, and in the arena.
 
 - `beginner`: the network, but a share of its moves are a random legal move (`onnx@eps=E`).
 - `club`: the network alone (`onnx`).
@@ -20,11 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import records
+from .agents import POLICY_NAMES as AGENT_NAMES
 from .agents import make_policy
-from .agents.base import Decision
 from .agents.search import SearchPolicy
+from .table import Decision, Policy
 
 LEVELS = ("beginner", "club", "strong", "adaptive")
+POLICY_NAMES = ("beginner", "club", "strong[:W]", *AGENT_NAMES, "openspiel:ismcts[:SIMS]")
+"""Every name `make` takes: the levels, the bots, the adapters' players."""
 BEGINNER_EPS = 0.5
 PRIOR = 0.5
 """Points of mean outcome that one unit of log network probability is worth in the strong level's choice."""
@@ -107,9 +111,28 @@ def make(spec: str, seed: int = 0, model=None):
     if name == "adaptive":
         raise ValueError("adaptive is a level for a person's games (it moves with their results); in the arena "
                          "name a rung instead: " + ", ".join(RUNGS))
+    if name == "openspiel":
+        return _openspiel(arg, seed)
     if spec.startswith("onnx") and model is not None and ":" not in spec:
         spec = onnx + spec[4:]
-    return make_policy(spec, seed)
+    try:
+        return make_policy(spec, seed)
+    except ValueError as err:
+        if not str(err).startswith("unknown policy"):
+            raise
+        raise ValueError(f"unknown policy {spec!r}; choose one of: {', '.join(POLICY_NAMES)}") from None
+
+
+def _openspiel(arg: str, seed: int) -> Policy:
+    """openspiel:ismcts[:SIMS]: OpenSpiel's IS-MCTS bot with SIMS simulations a decision (openspiel extra)."""
+    kind, _, sims = arg.partition(":")
+    if kind != "ismcts" or (sims and not sims.isdigit()) or sims == "0":
+        raise ValueError(f"openspiel takes ismcts or ismcts:SIMS (simulations a decision, 1 or more), not {arg!r}")
+    try:
+        from .interop.openspiel import OpenSpielPolicy
+    except ImportError:
+        raise ValueError("openspiel:ismcts needs the openspiel extra: pip install -e '.[openspiel]'") from None
+    return OpenSpielPolicy(simulations=int(sims) if sims else OpenSpielPolicy.DEFAULT_SIMULATIONS, seed=seed)
 
 
 def _named(policy, name: str):

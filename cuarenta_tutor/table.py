@@ -5,16 +5,49 @@ steps the engine (plays, and deals from its `Dealer` as their own chance step), 
 policy what it may observe, and returns a `Step` for every move. The arena, the game session, review,
 training rollouts, the search bot's playouts and the benchmarks all play through it; 2 v 2 is a
 seating, not another code path. Only the engine is imported here: seats are anything with the
-agents' `Policy` methods (reset, observe, decide).
+`Policy` methods (reset, observe, decide), defined here with the `Decision` every policy returns.
 """
 
 from __future__ import annotations
 
 import time
-from typing import NamedTuple
+from dataclasses import dataclass, field
+from typing import NamedTuple, Protocol, runtime_checkable
 
-from ..engine import Dealer, Rules, State, apply, deal, initial_state
-from ..engine.dealing import first_dealer
+from .engine import Dealer, Rules, State, apply, deal, initial_state
+from .engine.dealing import first_dealer
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a policy chose, and what it thinks of the position (for hints, review and calibration)."""
+
+    action: int
+    """The chosen action id."""
+    probs: dict[int, float] = field(default_factory=dict)
+    """Probability of every legal action (empty when the policy has none to give)."""
+    value: float | None = None
+    """Win probability of the deciding seat's team before the move, if the policy estimates one."""
+    action_values: dict[int, float] = field(default_factory=dict)
+    """Win probability after each legal action, from the mover's point of view."""
+    model_id: str = ""
+    """Which policy or model made the decision (a model's sha256 for the ONNX agent)."""
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """A player: `reset` before a game, `observe` every play and deal, `decide` on its turns."""
+
+    name: str
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        """Start a game in `seat`; `seed` re-seeds the policy's own RNG (duplicate matches need it)."""
+
+    def observe(self, state: State, events: tuple) -> None:
+        """See the events of a play (any seat's) and the state after it."""
+
+    def decide(self, state: State) -> Decision:
+        """Choose a legal action for the seat on turn."""
 
 
 class Step(NamedTuple):
