@@ -23,8 +23,8 @@ from . import records
 from .agents import make_policy
 from .agents.base import Decision
 from .agents.search import SearchPolicy
+from .records import LEVELS as LEVELS  # the one list (the settings file is checked against it), here by name
 
-LEVELS = ("beginner", "club", "strong", "adaptive")
 BEGINNER_EPS = 0.5
 PRIOR = 0.5
 """Points of mean outcome that one unit of log network probability is worth in the strong level's choice."""

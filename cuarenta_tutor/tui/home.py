@@ -148,12 +148,7 @@ class HomeScreen(Screen):
             self.app.report_error(err)
             return
         self.app.model_path = None if path == default_model_path() else path
-        settings = records.load_settings()
-        settings["model"] = "" if self.app.model_path is None else str(path)
-        try:
-            records.save_settings(settings)
-        except OSError as err:
-            self.app.report_error(err)
+        self.app.change_settings(model=self.app.model_path)
         self.show_model()
         self.notify(f"The agent now plays with {model_label(path)}.")
 
