@@ -139,3 +139,51 @@ async def test_the_app_reads_the_settings_once_and_tells_what_was_wrong():
         app.change_settings(tutor=True)
         assert app.settings == Settings(tutor=True, level="club")
     assert load_settings() == (Settings(tutor=True, level="club"), [])
+
+
+def test_a_new_games_options_are_one_checked_value():
+    from cuarenta_tutor.engine import PRESETS
+    from cuarenta_tutor.records import NewGame
+
+    assert NewGame() == NewGame(rules="standard", players=2, level=None, dealer=None, seed=None)
+    assert NewGame(rules="pagat", players=4, level="strong", dealer=3, seed=12).dealer == 3
+    for options, words in ((dict(rules="vegas"), f"unknown rules preset 'vegas'; choose one of: {', '.join(PRESETS)}"),
+                           (dict(players=3), "a game is for 2 or 4 players, not 3"),
+                           (dict(level="grandmaster"), "unknown level 'grandmaster'"),
+                           (dict(dealer=2), "the dealer is a seat 0..1, not 2"),
+                           (dict(players=4, dealer=4), "the dealer is a seat 0..3, not 4"),
+                           (dict(seed="7"), "the seed is a whole number, not '7'")):
+        with pytest.raises(ValueError) as err:
+            NewGame(**options)
+        assert words in str(err.value), options
+    with pytest.raises(FrozenInstanceError):
+        NewGame().seed = 3
+
+
+async def test_the_new_game_dialog_gives_the_app_a_new_game_value_and_the_game_follows_it():
+    from helpers import settle
+    from textual.widgets import Select
+
+    from cuarenta_tutor.records import NewGame
+    from cuarenta_tutor.tui import make_app
+    from cuarenta_tutor.tui.home import NewGame as NewGameDialog
+    from cuarenta_tutor.tui.play import PlayScreen
+
+    app = make_app(agent_delay=0, tutor=False)
+    chosen = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.push_screen(NewGameDialog("strong"), chosen.append)
+        await settle(pilot)
+        dialog = app.screen
+        dialog.query_one("#rules", Select).value = "pagat"
+        dialog.query_one("#dealer", Select).value = "1"
+        dialog.query_one("#seed").value = "12"
+        await pilot.click("#start")
+        await settle(pilot)
+        assert chosen == [NewGame(rules="pagat", players=2, level="strong", dealer=1, seed=12)]
+        app.start_game(chosen[0])
+        await settle(pilot)
+        record = app.screen.session.record
+        assert isinstance(app.screen, PlayScreen)
+        assert (record.rules_preset, record.seed, record.first_dealer, record.level) == ("pagat", 12, 1, "strong")

@@ -25,6 +25,7 @@ def add_arguments(parser) -> None:
 
 
 def options_problem(args) -> str | None:
+    """The flags that make no game, in their words (records.NewGame checks the value again)."""
     from ..engine import PRESETS
 
     if args.rules not in PRESETS:
@@ -41,5 +42,7 @@ def run(args) -> int:
     problem = preflight(lambda: options_problem(args), model_loads(args.model), games_folder_writable)
     if problem:
         return refuse(NAME, problem)
-    return open_app(NAME, lambda: dict(seed=args.seed, rules=args.rules, dealer=args.dealer, model_path=args.model,
-                                       level=args.level, players=args.players))
+    from ..records import NewGame
+
+    return open_app(NAME, lambda: dict(model_path=args.model, new_game=NewGame(
+        rules=args.rules, players=args.players, level=args.level, dealer=args.dealer, seed=args.seed)))

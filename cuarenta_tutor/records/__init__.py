@@ -18,7 +18,7 @@ from .record import (
     to_json,
     when_text,
 )
-from .settings import LEVELS, Settings, load_settings, save_settings, settings_path
+from .settings import LEVELS, NewGame, Settings, load_settings, save_settings, settings_path
 from .store import (
     DATA_ENV,
     MAX_BYTES,
@@ -44,5 +44,5 @@ __all__ = [
     "new_record", "now", "replay", "replay_events", "result_text", "to_json", "DATA_ENV", "MAX_BYTES", "GameSummary",
     "aside", "clean_leftovers", "data_dir", "delete", "games_dir", "latest_unfinished", "list_games", "load",
     "mean_accuracy", "models_dir", "save", "summarize", "write_atomic", "write_card", "when_text", "LEVELS",
-    "Settings", "load_settings", "save_settings", "settings_path",
+    "NewGame", "Settings", "load_settings", "save_settings", "settings_path",
 ]

@@ -1,5 +1,5 @@
-"""Provides the person's settings as one typed value: read once and checked, kept aside when damaged, written
-atomically.
+"""Provides the person's settings as one typed value (read once and checked, kept aside when damaged, written
+atomically), and the options of a new game as another.
 
 `settings.json` in the user data folder holds `{"tutor": bool, "model": str, "level": str}` ("" for the shipped
 model). Reading never raises and never resets anything in silence: a file that is not such an object, or holds a
@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..engine import PLAYER_COUNTS, PRESETS
 from .store import aside, data_dir, write_atomic
 
 LEVELS = ("beginner", "club", "strong", "adaptive")
@@ -43,6 +44,36 @@ class Settings:
 
     def to_json(self) -> dict:
         return {"tutor": self.tutor, "model": "" if self.model is None else str(self.model), "level": self.level}
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """The options of a new game against the agent, as the new-game dialog and `play` give them to the app. Checked
+    when made: a value that exists is a game that can be dealt. The model is the app's (`--model`, or the person's
+    choice on the home screen), not a game's."""
+
+    rules: str = "standard"
+    """The rules preset (engine.PRESETS)."""
+    players: int = 2
+    """2: the person against the agent; 4: the person and an agent partner against two agents."""
+    level: str | None = None
+    """The level of play (one of LEVELS); None: the person's last choice (Settings.level)."""
+    dealer: int | None = None
+    """The seat that deals first; None: drawn from the seed."""
+    seed: int | None = None
+    """The seed of the deals (same seed, same cards); None: a new random game."""
+
+    def __post_init__(self) -> None:
+        if self.rules not in PRESETS:
+            raise ValueError(f"unknown rules preset {self.rules!r}; choose one of: {', '.join(PRESETS)}")
+        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
+            raise ValueError(f"a game is for {' or '.join(map(str, PLAYER_COUNTS))} players, not {self.players!r}")
+        if self.level is not None and self.level not in LEVELS:
+            raise ValueError(f"unknown level {self.level!r}; choose one of: {', '.join(LEVELS)}")
+        if self.dealer is not None and (type(self.dealer) is not int or not 0 <= self.dealer < self.players):
+            raise ValueError(f"the dealer is a seat 0..{self.players - 1}, not {self.dealer!r}")
+        if self.seed is not None and type(self.seed) is not int:
+            raise ValueError(f"the seed is a whole number, not {self.seed!r}")
 
 
 def _problems(tutor, model, level) -> dict[str, str]:

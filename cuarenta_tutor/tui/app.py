@@ -40,25 +40,25 @@ class CuarentaApp(App):
     def __init__(self, folder=None, model_path=None, start: str = "home", seed: int | None = None,
                  rules: str = "standard", game=None, agent_delay: float = 0.4, dealer: int | None = None,
                  tutor: bool | None = None, analysis=None, review=None, seat: int | None = None,
-                 level: str | None = None, players: int = 2):
+                 level: str | None = None, players: int = 2, new_game: records.NewGame | None = None):
         super().__init__()
+        self.new_game = new_game or records.NewGame(rules=rules, players=players, level=level, dealer=dealer,
+                                                    seed=seed)
+        """The game opened at start (`play`), and the players and level of the lessons' first game; `rules`,
+        `seed`, `dealer`, `level` and `players` are a shorthand for it."""
         self.folder = Path(folder) if folder else None
         self.settings, self.settings_problems = records.load_settings()
         """The person's settings, read once here (what they change is kept with change_settings), and what was
         wrong with their file (told when the app opens)."""
         self.model_path = model_path or self.settings.model
         """The model the agent plays with: given, else the person's choice (home, m), else None: the shipped one."""
-        self.start, self.seed, self.rules, self.game, self.dealer = start, seed, rules, game, dealer
+        self.start, self.game = start, game
         self.agent_delay = agent_delay
         self.analysis = analysis
         """Analysis settings for new sessions (None: the model's own; tests fix them for repeatable numbers)."""
         self.review = review
         """Analysis settings for reviews (None: coach.review_settings, the model's own)."""
         self.seat = seat
-        self.level = level
-        self.players = players
-        """Players of a game opened at start (`play --players 4`)."""
-        """The level of play for a game opened at start (`play --level`); None: the person's last choice."""
         """The seat to review in the game opened at start (None: the person's, or every seat)."""
         self.tutor = self.settings.tutor if tutor is None else tutor
         """Tutor mode for new play screens (the person's setting, unless the app was made with one)."""
@@ -75,7 +75,7 @@ class CuarentaApp(App):
         for problem in self.settings_problems:
             self.notify(problem, title="Your settings", severity="warning", timeout=12, markup=False)
         if self.start == "play":
-            self.start_game(self.rules, self.seed, self.dealer)
+            self.start_game(self.new_game)
         elif self.start == "lessons":
             self.action_lessons()
         elif self.start == "drills":
@@ -99,12 +99,12 @@ class CuarentaApp(App):
     def action_new_game(self) -> None:
         self.push_screen(NewGame(self.settings.level), self.new_game_chosen)
 
-    def new_game_chosen(self, choice: dict | None) -> None:
-        if not choice:
+    def new_game_chosen(self, choice: records.NewGame | None) -> None:
+        if choice is None:
             return
-        if self.settings.level != choice["level"]:
-            self.change_settings(level=choice["level"])
-        self.start_game(choice["rules"], choice["seed"], choice["dealer"], choice["level"], choice["players"])
+        if choice.level is not None and self.settings.level != choice.level:
+            self.change_settings(level=choice.level)
+        self.start_game(choice)
 
     def action_review(self) -> None:
         self.push_screen(ReviewList())
@@ -140,15 +140,17 @@ class CuarentaApp(App):
 
         self.push_screen(StatsScreen())
 
-    def start_game(self, rules: str, seed: int | None, dealer: int | None, level: str | None = None,
-                   players: int | None = None) -> None:
-        """A new game; `level` None: the person's last choice (settings); `players` None: the app's (2)."""
-        level = level or self.level or self.settings.level
-        players = players or self.players
-        if players == 4 and level == "adaptive":
+    def start_game(self, options: records.NewGame | None = None) -> None:
+        """A new game with `options` (None: the standard rules, with the players and level the app was opened
+        with); a level of None is the person's last choice (settings)."""
+        if options is None:
+            options = records.NewGame(players=self.new_game.players, level=self.new_game.level)
+        level = options.level or self.settings.level
+        if options.players == 4 and level == "adaptive":
             level = "club"  # the adaptive level follows one person's results: 1 v 1 only
             self.notify("Adaptive is for 1 v 1 games: this 2 v 2 game is at club level.")
-        self.open_play(lambda: GameSession.new(rules, seed, dealer, self.model_path, self.folder, level, players))
+        self.open_play(lambda: GameSession.new(options.rules, options.seed, options.dealer, self.model_path,
+                                               self.folder, level, options.players))
 
     def continue_game(self, path) -> None:
         self.open_play(lambda: GameSession.resume(path, self.model_path, self.folder))
