@@ -25,7 +25,7 @@ class VersionAction(argparse.Action):
     """`--version`: the installed version, read only when asked (importlib.metadata is slow to import)."""
 
     def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
-                 help="show program's version number and exit"):  # noqa: A002 (argparse's own keyword)
+                 help="show program's version number and exit"):
         super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
