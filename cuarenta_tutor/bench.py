@@ -1,11 +1,10 @@
-"""Provides `cuarenta-tutor bench ...`: benchmarks that print figures (never timed tests)."""
+"""Provides the benchmarks of `cuarenta-tutor bench` (cli/bench.py is the command): figures, never timed tests."""
 
 from __future__ import annotations
 
 import json
 import random
 import resource
-import sys
 import time
 from pathlib import Path
 
@@ -247,81 +246,3 @@ def report(result: dict, as_json: bool) -> None:
     if as_json:
         print(json.dumps(result))
 
-
-def run(args) -> int:
-    for name in ("games", "positions", "moves", "steps", "envs", "workers", "threads", "jobs"):
-        value = getattr(args, name, None)
-        if value is not None and value < 1:
-            print(f"cuarenta-tutor bench {args.target}: --{name} must be 1 or more, not {value}", file=sys.stderr)
-            return 2
-    if args.target == "engine":
-        if args.games < 1:
-            print("--games must be at least 1")
-            return 2
-        report(bench_engine(args.games, args.seed), args.json)
-        return 0
-    if args.target == "train":
-        import importlib.util
-
-        if importlib.util.find_spec("torch") is None:
-            print('bench train needs the train extra: pip install -e ".[train]"')
-            return 2
-        settings = {}
-        try:
-            if args.config:
-                settings = json.loads(Path(args.config).read_text(encoding="utf-8"))
-            for key, value in (("num_envs", args.envs), ("workers", args.workers), ("threads", args.threads)):
-                if value is not None:
-                    settings[key] = value
-            report(bench_train(args.steps, settings, args.backend, args.address), args.json)
-        except (OSError, ValueError, TypeError, RuntimeError) as err:
-            print(f"cuarenta-tutor bench train: {err}")
-            return 2
-        return 0
-    if args.target == "tui":
-        from .agents.onnx_contract import ModelError
-
-        try:
-            report(bench_tui(args.moves, args.seed), args.json)
-        except ModelError as err:
-            print(f"cuarenta-tutor bench tui: {err}")
-            return 2
-        return 0
-    if args.target == "analysis":
-        from .agents.onnx_contract import ModelError
-
-        if args.positions < 2 or args.accuracy_games < 0 or args.reference_worlds < 2 or args.jobs < 1:
-            print("cuarenta-tutor bench analysis: --positions and --reference-worlds must be 2 or more, "
-                  "--accuracy-games 0 or more, --jobs 1 or more")
-            return 2
-        try:
-            report(bench_analysis(args.positions, args.seed, args.accuracy_games, args.model, args.reference_worlds,
-                                  args.jobs), args.json)
-        except ModelError as err:
-            print(f"cuarenta-tutor bench analysis: {err}")
-            return 2
-        return 0
-    if args.target == "agent":
-        from .agents.onnx_contract import ModelError
-
-        try:
-            report(bench_agent(args.model, args.positions, args.seed, args.players), args.json)
-        except ModelError as err:
-            print(f"cuarenta-tutor bench agent: {err}")
-            return 2
-        return 0
-    if args.target == "bots":
-        names = [n.strip() for n in args.policies.split(",") if n.strip()]
-        try:
-            result = bench_bots(names, args.positions, args.seed)
-        except ValueError as err:
-            print(f"cuarenta-tutor bench bots: {err}")
-            return 2
-        print(f"{'policy':<14}{'median ms':>12}{'p95 ms':>12}{'positions':>11}")
-        for name, r in result.items():
-            print(f"{name:<14}{r['median_ms']:>12}{r['p95_ms']:>12}{r['positions']:>11}")
-        if args.json:
-            print(json.dumps(result))
-        return 0
-    print(f"unknown benchmark {args.target!r}")
-    return 2

@@ -24,9 +24,9 @@ from . import records
 from .agents import POLICY_NAMES as AGENT_NAMES
 from .agents import make_policy
 from .agents.search import SearchPolicy
+from .records import LEVELS as LEVELS  # the one list (the settings file is checked against it), here by name
 from .table import Decision, Policy
 
-LEVELS = ("beginner", "club", "strong", "adaptive")
 POLICY_NAMES = ("beginner", "club", "strong[:W]", *AGENT_NAMES, "openspiel:ismcts[:SIMS]")
 """Every name `make` takes: the levels, the bots, the adapters' players."""
 BEGINNER_EPS = 0.5

@@ -205,3 +205,80 @@ def test_the_reviews_worlds_are_refused_below_two_before_the_app_starts(tmp_path
 
     assert main(["review", str(tmp_path / "game.json"), "--worlds", "1"]) == 2
     assert "--worlds must be 2 or more" in capsys.readouterr().err
+
+
+def test_help_imports_no_subcommand_s_work_nor_the_version():
+    """`cuarenta-tutor --help` adds no subcommand's options (their choices come from the engine and records) and
+    reads no version: only the parser."""
+    code = ("import sys\nfrom cuarenta_tutor.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n"
+            "    pass\nprint(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=HANG)
+    loaded = set(out.stderr.split())
+    heavy = {"importlib.metadata", "cuarenta_tutor.engine", "cuarenta_tutor.records", "cuarenta_tutor.interop",
+             "numpy", "onnxruntime", "textual", "torch"}
+    assert "play" in out.stdout and not loaded & heavy, loaded & heavy
+    assert "cuarenta_tutor.cli.play" in loaded  # the subcommands' modules are read, for their names and help
+
+
+def test_every_subcommand_runs_through_its_own_module():
+    import argparse
+    import importlib
+
+    from cuarenta_tutor.cli import build_parser
+    from cuarenta_tutor.cli.main import COMMANDS
+
+    parser = build_parser()
+    [sub] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for name in COMMANDS:
+        module = importlib.import_module(f"cuarenta_tutor.cli.{name}")
+        assert sub.choices[module.NAME].get_default("run") is module.run, name
+    assert parser.parse_args(["arena", "random", "greedy"]).run is importlib.import_module(
+        "cuarenta_tutor.cli.arena").run
+    assert parser.parse_args(["bench", "bots"]).bench.__name__ == "bench_bots"
+
+
+def test_the_command_dispatches_through_a_table_not_a_chain_of_string_tests():
+    import ast
+
+    package = ROOT / "cuarenta_tutor"
+    sources = sorted((package / "cli").glob("*.py")) or [package / "cli.py"]
+    tests = []
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                names = {n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", None) for n in sides}
+                strings = [c for side in sides for c in ast.walk(side)
+                           if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+                if names & {"command", "target"} and strings:  # command == "bench", command in ("train", ...)
+                    tests.append(f"{path.name}:{node.lineno}")
+    assert not tests, f"dispatch by comparing the command's name: {', '.join(tests)}"
+
+
+def test_choices_are_imported_from_where_they_are_defined():
+    import argparse
+
+    from cuarenta_tutor.cli import build_parser
+    from cuarenta_tutor.engine import PLAYER_COUNTS, PRESETS
+    from cuarenta_tutor.interop import BACKENDS
+    from cuarenta_tutor.records import LEVELS
+    from cuarenta_tutor.training.search_games import TEACHERS
+
+    defined = {"level": LEVELS, "players": PLAYER_COUNTS, "backend": BACKENDS, "teacher": TEACHERS}
+    seen = []
+
+    def walk(parser, path):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, [*path, name])
+            elif action.dest in defined:
+                assert action.choices is defined[action.dest], (path, action.dest)  # the same object, not a copy
+                seen.append(action.dest)
+
+    walk(build_parser(), [])
+    assert set(seen) == set(defined) and seen.count("players") == 3 and seen.count("backend") == 3
+    rules_help = build_parser().parse_args(["play"])  # the play parser's --rules help names every preset
+    assert rules_help.rules == "standard"
+    out = cli("play", "--help")
+    assert all(name in out.stdout for name in PRESETS)

@@ -13,7 +13,7 @@ from cuarenta_tutor.agents.onnx_contract import ModelError
 from cuarenta_tutor.agents.onnx_policy import default_model_path, load_session
 from cuarenta_tutor.analysis.values import HandValues
 from cuarenta_tutor.engine import Dealer, Rules, legal_actions
-from cuarenta_tutor.records.store import settings_path
+from cuarenta_tutor.records.settings import settings_path
 from cuarenta_tutor.resources import data_dir
 
 SHAPES = [b"", b"null", b"[]", b"{}", b'"text"', b"42", b"[1, 2, 3]", b'{"schema_version": "one"}',
@@ -113,7 +113,8 @@ def test_damaged_progress_settings_and_hand_value_tables_fall_back_with_a_word(t
         assert progress.solved == {} or progress.problem is None, name
         assert progress.problem is None or one_line(progress.problem), name
         settings_path().write_bytes(data)
-        assert records.load_settings() == records.store.SETTINGS  # the defaults
+        loaded, problems = records.load_settings()
+        assert loaded == records.Settings() and all(one_line(p) for p in problems), name  # the defaults, told
     table = json.loads(default_model_path().with_suffix(".analysis.json").read_text())["hand_values"]
     for broken in ({**table, "win_team0": [[1, 2]]}, {**table, "rules": {"players": "two"}}, {}, {"win_team0": 3}):
         with pytest.raises((ValueError, KeyError, TypeError)):

@@ -166,4 +166,4 @@ async def test_the_new_game_dialog_chooses_the_level_and_remembers_it():
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen) and app.screen.session.record.level == "beginner"
         assert "level beginner" in str(app.screen.query_one("#agent").render())
-    assert records.load_settings()["level"] == "beginner"
+    assert records.load_settings()[0].level == "beginner"

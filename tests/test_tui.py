@@ -318,7 +318,7 @@ async def test_the_home_screen_shows_the_model_and_a_choice_of_another_is_kept()
         await pilot.press(*["down"] * choice, "enter")
         await settle(pilot)
         assert app.model == mine and "mine (" in str(app.screen.query_one("#model").render())
-    assert records.load_settings()["model"] == str(mine)
+    assert records.load_settings()[0].model == mine
     app = make_app(start="play", seed=3, dealer=1, agent_delay=0, tutor=False)  # the next start keeps it
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -66,12 +66,6 @@ def available_models() -> list[Path]:
     return shipped + [p for p in own if p not in shipped]
 
 
-def chosen_model() -> Path:
-    """The model of the person's settings if it is still there, else the shipped one."""
-    path = Path(records.load_settings()["model"] or default_model_path())
-    return path if path.is_file() else default_model_path()
-
-
 class SaveError(Exception):
     """A move that was not made because the game could not be saved; the message says what to do."""
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .. import records
 from ..engine import Caida, Dealer, Limpia, Ronda, first_dealer, preset
+from ..interop import BACKENDS
 from ..players import make as make_policy  # any policy name, and the levels of play
 from ..table import Table
 
@@ -107,8 +108,8 @@ def run_match(a: str, b: str, games: int, jobs: int | None = 1, seed: int = 0, r
         raise ValueError("--games must be an even number of 2 or more (every seed is played twice)")
     if jobs is not None and jobs < 1:
         raise ValueError(f"--jobs must be 1 or more, not {jobs}")
-    if backend not in ("local", "ray"):
-        raise ValueError(f"unknown backend {backend!r}; choose local or ray")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose {' or '.join(BACKENDS)}")
     make_policy(a), make_policy(b), preset(rules, players=players)  # fail fast on bad names
     tasks = [(a, b, rules, players, seed, pair, swapped, records_dir) for pair in range(games // 2)
              for swapped in (False, True)]

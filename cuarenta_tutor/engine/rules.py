@@ -13,6 +13,8 @@ CARTON_CARDS = 20
 """Cards a team needs in its pile for the full cartón (6 points, R-CARTON-1)."""
 CARTON_MORE_POINTS = 2
 """Cartón points of the team with more cards when neither has 20 (R-CARTON-2)."""
+PLAYER_COUNTS = (2, 4)
+"""Seats at a game: one against one, or two teams of two (R-SEAT-1)."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ class Rules:
         for name in ("caida_limpia_stack", "match_takes_all_same_rank", "forced_capture"):
             if not isinstance(getattr(self, name), bool):
                 problems.append(f"{name} must be true or false, not {getattr(self, name)!r}")
-        if type(self.players) is not int or self.players not in (2, 4):
+        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
             problems.append(f"players must be 2 or 4, not {self.players!r}")
         if self.four_of_a_kind not in ("win", "points"):
             problems.append(f"four_of_a_kind must be 'win' or 'points', not {self.four_of_a_kind!r}")

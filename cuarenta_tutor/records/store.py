@@ -185,31 +185,6 @@ def delete(path) -> None:
     Path(path).unlink(missing_ok=True)
 
 
-SETTINGS = {"tutor": True, "model": "", "level": "club"}
-"""The person's settings and their defaults: `tutor` asks before a clear mistake; `model` the ONNX file the
-agent plays with ("": the shipped one); `level` the last level of play chosen for a new game."""
-
-
 def models_dir() -> Path:
     """The person's own models (where `cuarenta-tutor export` writes by default)."""
     return data_dir() / "models"
-
-
-def settings_path() -> Path:
-    return data_dir() / "settings.json"
-
-
-def load_settings() -> dict:
-    """The stored settings over the defaults; a missing or damaged file gives the defaults."""
-    try:
-        data = json.loads(settings_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return dict(SETTINGS)
-    if not isinstance(data, dict):
-        return dict(SETTINGS)
-    return {key: data[key] if isinstance(data.get(key), type(value)) else value for key, value in SETTINGS.items()}
-
-
-def save_settings(settings: dict) -> Path:
-    """Write the settings atomically."""
-    return write_atomic(settings_path(), json.dumps({k: settings[k] for k in SETTINGS}, indent=1))

@@ -47,63 +47,74 @@ def recalibrate_command(args) -> int:
     return 0
 
 
-def run_training_command(args) -> int:
+def train_extra_missing(command: str) -> bool:
+    """Whether the train extra (torch, onnx) is missing, saying how to install it; imports neither."""
     import importlib.util
 
     if importlib.util.find_spec("torch") is None or importlib.util.find_spec("onnx") is None:
-        print(f"cuarenta-tutor {args.command} needs the train extra, which is not installed: {TRAIN_EXTRA}",
+        print(f"cuarenta-tutor {command} needs the train extra, which is not installed: {TRAIN_EXTRA}",
+              file=sys.stderr)
+        return True
+    return False
+
+
+def run_export(args) -> int:
+    """`export CHECKPOINT`: the checkpoint as an ONNX model with its card (an .onnx model: recalibrate_command)."""
+    import json
+    from pathlib import Path
+
+    from .. import records
+    from ..agents.onnx_contract import ModelError
+    from .card import build_card
+    from .config import CheckpointError, load_checkpoint
+    from .export import ExportError, calibrate, export
+
+    if Path(args.checkpoint).suffix == ".onnx":
+        return recalibrate_command(args)
+    if args.encoding is not None:
+        print("cuarenta-tutor export: --encoding applies to an exported .onnx model; a checkpoint is exported in "
+              "the encoding its training config names", file=sys.stderr)
+        return 2
+    if args.out is None:  # never the shipped model unless asked: the person's models folder
+        ckpt = Path(args.checkpoint)
+        args.out = str(records.models_dir() / f"{ckpt.resolve().parent.name}-{ckpt.stem}.onnx")
+
+    if Path(args.out).is_dir():
+        print(f"cuarenta-tutor export: --out {args.out} is a folder; give the .onnx file to write",
               file=sys.stderr)
         return 2
+    try:
+        load_checkpoint(args.checkpoint)
+    except CheckpointError as err:
+        print(f"cuarenta-tutor export: {err}", file=sys.stderr)
+        return 2
+    try:
+        if args.calibrate:
+            fit = calibrate(args.checkpoint, args.out, args.calibrate, args.calibrate_seed)
+            print(f"value calibration: {json.dumps(fit)}")
+            out = Path(args.out)
+        else:
+            out = export(args.checkpoint, args.out)
+    except (ExportError, ModelError, KeyError, RuntimeError) as err:
+        print(f"cuarenta-tutor export: {err}", file=sys.stderr)
+        return 1
+    card = Path(out).with_suffix(".json")
+    card.write_text(json.dumps(build_card(args.checkpoint, out, [], note="written by cuarenta-tutor export; "
+                                          "no arena runs yet (python -m cuarenta_tutor.training.card adds them)"),
+                               indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"exported {out} (parity with PyTorch checked), its card {card}; play it with --model {out} or "
+          f"choose it with m on the home screen")
+    return 0
+
+
+def run_train(args) -> int:
+    """`train`: a run from its config and flags, resumable; gated and promoted when asked (run_gate)."""
     import json
     from pathlib import Path
 
     from ..agents.onnx_contract import ModelError
-    from .config import CheckpointError, load_checkpoint
-
-    if args.command == "export":
-        from .. import records
-        from .card import build_card
-        from .export import ExportError, calibrate, export
-
-        if Path(args.checkpoint).suffix == ".onnx":
-            return recalibrate_command(args)
-        if args.encoding is not None:
-            print("cuarenta-tutor export: --encoding applies to an exported .onnx model; a checkpoint is exported in "
-                  "the encoding its training config names", file=sys.stderr)
-            return 2
-        if args.out is None:  # never the shipped model unless asked: the person's models folder
-            ckpt = Path(args.checkpoint)
-            args.out = str(records.models_dir() / f"{ckpt.resolve().parent.name}-{ckpt.stem}.onnx")
-
-        if Path(args.out).is_dir():
-            print(f"cuarenta-tutor export: --out {args.out} is a folder; give the .onnx file to write",
-                  file=sys.stderr)
-            return 2
-        try:
-            load_checkpoint(args.checkpoint)
-        except CheckpointError as err:
-            print(f"cuarenta-tutor export: {err}", file=sys.stderr)
-            return 2
-        try:
-            if args.calibrate:
-                fit = calibrate(args.checkpoint, args.out, args.calibrate, args.calibrate_seed)
-                print(f"value calibration: {json.dumps(fit)}")
-                out = Path(args.out)
-            else:
-                out = export(args.checkpoint, args.out)
-        except (ExportError, ModelError, KeyError, RuntimeError) as err:
-            print(f"cuarenta-tutor export: {err}", file=sys.stderr)
-            return 1
-        card = Path(out).with_suffix(".json")
-        card.write_text(json.dumps(build_card(args.checkpoint, out, [], note="written by cuarenta-tutor export; "
-                                              "no arena runs yet (python -m cuarenta_tutor.training.card adds them)"),
-                                   indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"exported {out} (parity with PyTorch checked), its card {card}; play it with --model {out} or "
-              f"choose it with m on the home screen")
-        return 0
-    if args.command == "search-games":
-        return run_search_games(args)
     from .a2c import Config, train
+    from .config import CheckpointError, load_checkpoint
 
     data = {}
     if args.config:

@@ -30,6 +30,8 @@ from ..engine import Dealer, knows_every_card, legal_actions, preset
 from ..table import Table
 
 SHARD_GAMES = 10
+TEACHERS = ("search", "analysis")
+"""What labels the moves (SearchSettings.teacher)."""
 
 
 @dataclass(frozen=True)
@@ -52,8 +54,8 @@ class SearchSettings:
     cards it has not seen), where the one true world is played (either teacher), so the labels are exact."""
 
     def __post_init__(self):
-        if self.teacher not in ("search", "analysis"):
-            raise ValueError(f"unknown teacher {self.teacher!r}; choose search or analysis")
+        if self.teacher not in TEACHERS:
+            raise ValueError(f"unknown teacher {self.teacher!r}; choose {' or '.join(TEACHERS)}")
         if self.worlds < 1 or not 0 <= self.share <= 1 or self.temperature < 0:
             raise ValueError("worlds must be 1 or more, share between 0 and 1, temperature 0 or more")
 

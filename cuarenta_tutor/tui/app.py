@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from textual.app import App, ComposeResult, SystemCommand
@@ -12,7 +13,7 @@ from textual.widgets import Footer, Markdown
 from .. import records
 from ..agents.onnx_contract import ModelError
 from ..agents.onnx_policy import default_model_path
-from ..app.session import GameSession, chosen_model
+from ..app.session import GameSession
 from .home import HomeScreen, NewGame
 from .play import PlayScreen
 from .review import ReviewGame, ReviewList
@@ -39,24 +40,27 @@ class CuarentaApp(App):
     def __init__(self, folder=None, model_path=None, start: str = "home", seed: int | None = None,
                  rules: str = "standard", game=None, agent_delay: float = 0.4, dealer: int | None = None,
                  tutor: bool | None = None, analysis=None, review=None, seat: int | None = None,
-                 level: str | None = None, players: int = 2):
+                 level: str | None = None, players: int = 2, new_game: records.NewGame | None = None):
         super().__init__()
+        self.new_game = new_game or records.NewGame(rules=rules, players=players, level=level, dealer=dealer,
+                                                    seed=seed)
+        """The game opened at start (`play`), and the players and level of the lessons' first game; `rules`,
+        `seed`, `dealer`, `level` and `players` are a shorthand for it."""
         self.folder = Path(folder) if folder else None
-        self.model_path = model_path or (chosen_model() if records.load_settings()["model"] else None)
+        self.settings, self.settings_problems = records.load_settings()
+        """The person's settings, read once here (what they change is kept with change_settings), and what was
+        wrong with their file (told when the app opens)."""
+        self.model_path = model_path or self.settings.model
         """The model the agent plays with: given, else the person's choice (home, m), else None: the shipped one."""
-        self.start, self.seed, self.rules, self.game, self.dealer = start, seed, rules, game, dealer
+        self.start, self.game = start, game
         self.agent_delay = agent_delay
         self.analysis = analysis
         """Analysis settings for new sessions (None: the model's own; tests fix them for repeatable numbers)."""
         self.review = review
         """Analysis settings for reviews (None: coach.review_settings, the model's own)."""
         self.seat = seat
-        self.level = level
-        self.players = players
-        """Players of a game opened at start (`play --players 4`)."""
-        """The level of play for a game opened at start (`play --level`); None: the person's last choice."""
         """The seat to review in the game opened at start (None: the person's, or every seat)."""
-        self.tutor = records.load_settings()["tutor"] if tutor is None else tutor
+        self.tutor = self.settings.tutor if tutor is None else tutor
         """Tutor mode for new play screens (the person's setting, unless the app was made with one)."""
         self.messages: list[str] = []
         """Every notification shown, in order (what a person has been told; tests read it)."""
@@ -68,8 +72,10 @@ class CuarentaApp(App):
 
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())
+        for problem in self.settings_problems:
+            self.notify(problem, title="Your settings", severity="warning", timeout=12, markup=False)
         if self.start == "play":
-            self.start_game(self.rules, self.seed, self.dealer)
+            self.start_game(self.new_game)
         elif self.start == "lessons":
             self.action_lessons()
         elif self.start == "drills":
@@ -91,19 +97,14 @@ class CuarentaApp(App):
         self.push_screen(HelpScreen())
 
     def action_new_game(self) -> None:
-        self.push_screen(NewGame(records.load_settings()["level"]), self.new_game_chosen)
+        self.push_screen(NewGame(self.settings.level), self.new_game_chosen)
 
-    def new_game_chosen(self, choice: dict | None) -> None:
-        if not choice:
+    def new_game_chosen(self, choice: records.NewGame | None) -> None:
+        if choice is None:
             return
-        settings = records.load_settings()
-        if settings["level"] != choice["level"]:
-            settings["level"] = choice["level"]
-            try:
-                records.save_settings(settings)
-            except OSError as err:
-                self.report_error(err)
-        self.start_game(choice["rules"], choice["seed"], choice["dealer"], choice["level"], choice["players"])
+        if choice.level is not None and self.settings.level != choice.level:
+            self.change_settings(level=choice.level)
+        self.start_game(choice)
 
     def action_review(self) -> None:
         self.push_screen(ReviewList())
@@ -139,15 +140,17 @@ class CuarentaApp(App):
 
         self.push_screen(StatsScreen())
 
-    def start_game(self, rules: str, seed: int | None, dealer: int | None, level: str | None = None,
-                   players: int | None = None) -> None:
-        """A new game; `level` None: the person's last choice (settings); `players` None: the app's (2)."""
-        level = level or self.level or records.load_settings()["level"]
-        players = players or self.players
-        if players == 4 and level == "adaptive":
+    def start_game(self, options: records.NewGame | None = None) -> None:
+        """A new game with `options` (None: the standard rules, with the players and level the app was opened
+        with); a level of None is the person's last choice (settings)."""
+        if options is None:
+            options = records.NewGame(players=self.new_game.players, level=self.new_game.level)
+        level = options.level or self.settings.level
+        if options.players == 4 and level == "adaptive":
             level = "club"  # the adaptive level follows one person's results: 1 v 1 only
             self.notify("Adaptive is for 1 v 1 games: this 2 v 2 game is at club level.")
-        self.open_play(lambda: GameSession.new(rules, seed, dealer, self.model_path, self.folder, level, players))
+        self.open_play(lambda: GameSession.new(options.rules, options.seed, options.dealer, self.model_path,
+                                               self.folder, level, options.players))
 
     def continue_game(self, path) -> None:
         self.open_play(lambda: GameSession.resume(path, self.model_path, self.folder))
@@ -179,6 +182,14 @@ class CuarentaApp(App):
 
     def record_path(self, record) -> Path:
         return (self.folder or records.games_dir()) / f"{record.game_id}.json"
+
+    def change_settings(self, **changes) -> None:
+        """Keep changed settings (a new value) and write them; a file that cannot be written is a message."""
+        self.settings = replace(self.settings, **changes)
+        try:
+            records.save_settings(self.settings)
+        except OSError as err:
+            self.report_error(err)
 
     # ---- errors: a message, never a traceback ---------------------------------------------
     def notify(self, message: str, *, title: str = "", severity="information", timeout=None, markup=True) -> None:

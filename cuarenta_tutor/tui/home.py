@@ -27,7 +27,7 @@ LEVEL_TEXT = {"beginner": "beginner: the agent, with half its moves at random",
 BANNER = "Cuarenta Tutor\nLearn and play Ecuador's fishing card game against a coaching agent."
 
 
-class NewGame(ModalScreen[dict | None]):
+class NewGame(ModalScreen[records.NewGame | None]):
     """Rules preset, players, level of play, who deals first, an optional seed."""
 
     BINDINGS = [Binding("escape", "cancel", "Back")]
@@ -74,10 +74,11 @@ class NewGame(ModalScreen[dict | None]):
     def start(self) -> None:
         seed_text = self.query_one("#seed", Input).value.strip()
         dealer = self.query_one("#dealer", Select).value
-        self.dismiss({"rules": self.query_one("#rules", Select).value, "level": self.query_one("#level", Select).value,
-                      "players": self.query_one("#players", Select).value,
-                      "dealer": None if dealer == "random" else int(dealer),
-                      "seed": int(seed_text) if seed_text else None})
+        self.dismiss(records.NewGame(rules=self.query_one("#rules", Select).value,
+                                     players=self.query_one("#players", Select).value,
+                                     level=self.query_one("#level", Select).value,
+                                     dealer=None if dealer == "random" else int(dealer),
+                                     seed=int(seed_text) if seed_text else None))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -148,12 +149,7 @@ class HomeScreen(Screen):
             self.app.report_error(err)
             return
         self.app.model_path = None if path == default_model_path() else path
-        settings = records.load_settings()
-        settings["model"] = "" if self.app.model_path is None else str(path)
-        try:
-            records.save_settings(settings)
-        except OSError as err:
-            self.app.report_error(err)
+        self.app.change_settings(model=self.app.model_path)
         self.show_model()
         self.notify(f"The agent now plays with {model_label(path)}.")
 

@@ -56,7 +56,7 @@ class LessonList(Screen):
         self.app.push_screen(LessonView(self.lessons, int(event.option.id)))
 
     def action_first_game(self) -> None:
-        self.app.start_game("standard", None, None)
+        self.app.start_game()
 
 
 class LessonView(Screen):
@@ -163,4 +163,4 @@ class LessonView(Screen):
         self.show_lesson()
 
     def action_first_game(self) -> None:
-        self.app.start_game("standard", None, None)
+        self.app.start_game()

@@ -19,7 +19,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, OptionList, Sparkline, Static
 from textual.widgets.option_list import Option
 
-from .. import coach, records
+from .. import coach
 from ..app.session import HUMAN, GameSession, MoveReport
 from ..engine import GameWon, HandEnded, State, card_str
 from .tutor import TutorWarning, warning_for
@@ -281,12 +281,7 @@ class PlayScreen(Screen):
 
     def action_toggle_tutor(self) -> None:
         self.tutor = self.app.tutor = not self.tutor
-        settings = records.load_settings()
-        settings["tutor"] = self.tutor
-        try:
-            records.save_settings(settings)
-        except OSError as err:
-            self.app.report_error(err)
+        self.app.change_settings(tutor=self.tutor)
         self.notify("Tutor on: it asks before a clear mistake." if self.tutor else "Tutor off (t turns it on).")
 
     def action_leave(self) -> None:

@@ -1,0 +1,28 @@
+"""Provides `cuarenta-tutor export`: a training checkpoint as an ONNX model, or a model's value recalibrated (the
+train extra)."""
+
+from __future__ import annotations
+
+NAME = "export"
+HELP = "export a checkpoint to ONNX, or recalibrate a model's value (needs the train extra)"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("checkpoint", help="a training checkpoint (best.pt or checkpoint.pt), or an exported .onnx "
+                                           "model with --calibrate: only its value's scaling is fitted again")
+    parser.add_argument("--out", help="the ONNX file to write (default: RUN-CHECKPOINT.onnx in your models "
+                                      "folder, where the app finds it; the shipped model is replaced only when "
+                                      "named here)")
+    parser.add_argument("--calibrate", type=int, metavar="GAMES", default=0,
+                        help="Platt-scale the value on GAMES games against the expert (seed --calibrate-seed)")
+    parser.add_argument("--calibrate-seed", type=int, default=777,
+                        help="seed of the calibration games (default 777)")
+    parser.add_argument("--encoding", type=int, metavar="N",
+                        help="with an .onnx model: the same weights reading observation encoding version N (of the "
+                             "same size) instead of their own")
+
+
+def run(args) -> int:
+    from ..training.command import run_export, train_extra_missing
+
+    return 2 if train_extra_missing(NAME) else run_export(args)

@@ -1,0 +1,66 @@
+"""Provides the `cuarenta-tutor` parser, built from one module per subcommand, and the dispatch through it.
+
+Each subcommand is a module of this package with `NAME`, `HELP` (and `DESCRIPTION` where it has one),
+`add_arguments(parser)` and `run(args) -> int`; `run` is the parser's default for its subcommand, so `main`
+dispatches with `args.run(args)`. A module imports what its work needs inside `run`, and the choices of its
+options (rules presets, levels, backends) inside `add_arguments`: `main` adds the arguments of the one
+subcommand on the command line only, so `cuarenta-tutor --help` imports none of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from . import home
+from .options import backend_problem
+
+COMMANDS = ("play", "review", "lessons", "drills", "stats", "analyse", "arena", "train", "search_games", "export",
+            "bench")
+"""The subcommands' modules, in the order `--help` lists them."""
+
+
+class VersionAction(argparse.Action):
+    """`--version`: the installed version, read only when asked (importlib.metadata is slow to import)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show program's version number and exit"):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from ..resources import version
+
+        print(f"cuarenta-tutor {version()}")
+        parser.exit()
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with `only` a subcommand's name, only its options are added (every subcommand is still
+    listed, by name and help, which is all `--help` shows of them; "": none)."""
+    parser = argparse.ArgumentParser(prog="cuarenta-tutor", description="Learn and play Cuarenta in the terminal.")
+    parser.add_argument("--version", action=VersionAction)
+    parser.set_defaults(run=home.run)
+    sub = parser.add_subparsers(dest="command")
+    for name in COMMANDS:
+        module = importlib.import_module(f"{__package__}.{name}")
+        subparser = sub.add_parser(module.NAME, help=module.HELP, description=getattr(module, "DESCRIPTION", None))
+        if only in (None, module.NAME):
+            module.add_arguments(subparser)
+        subparser.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = next((word for word in argv if not word.startswith("-")), "")  # no top-level option takes a value
+    args = build_parser(only=command).parse_args(argv)
+    try:
+        problem = backend_problem(args)
+        if problem:
+            print(f"cuarenta-tutor {args.command}: {problem}", file=sys.stderr)
+            return 2
+        return args.run(args)
+    except KeyboardInterrupt:  # Ctrl-C, at any point (an import, a load): a line, not a traceback
+        print(f"\ncuarenta-tutor {args.command or ''}: stopped".rstrip(), file=sys.stderr)
+        return 130

@@ -1,0 +1,58 @@
+"""Provides `cuarenta-tutor review`: saved games with the coach's notes, in the app or as text or JSON."""
+
+from __future__ import annotations
+
+from .app import model_loads, one_thread, open_app, preflight, refuse
+
+NAME = "review"
+HELP = "review saved games"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("game", nargs="?", help="a saved game file (default: the list of saved games)")
+    parser.add_argument("--text", action="store_true",
+                        help="print the annotated game as plain text (analysing the moves not yet analysed)")
+    parser.add_argument("--seat", type=int, help="the seat whose moves to review (default: the person's, or all)")
+    parser.add_argument("--worlds", type=int,
+                        help="review again, every move, in up to this many worlds (default: 256, only the moves "
+                             "not yet analysed with this model and these settings)")
+    parser.add_argument("--model", help="ONNX model (default: the shipped one)")
+    parser.add_argument("--jobs", type=int, help="processes that analyse the moves (default: one per core, up to 8; "
+                                                 "the same annotations with any number)")
+    parser.add_argument("--json", action="store_true",
+                        help="print luck vs skill as one JSON object: per hand and for the game, the change in "
+                             "the seat's team's win %% split into luck and skill (analyses every seat's moves "
+                             "not yet analysed)")
+
+
+def game_seats(args):
+    """A check: the game file reads and has the seat asked for."""
+    def check() -> None:
+        if args.game:
+            from .. import records
+            from ..coach import reviewed_seats
+
+            reviewed_seats(records.load(args.game), args.seat)
+    return check
+
+
+def options(args) -> dict:
+    found = {"game": args.game, "seat": args.seat, "model_path": args.model}
+    if args.game and args.worlds is not None:  # the game's review in up to that many worlds a move
+        from .. import records
+        from ..coach import review_settings
+
+        found["review"] = review_settings(records.load(args.game), args.model, args.worlds)
+    return found
+
+
+def run(args) -> int:
+    one_thread()
+    from ..coach.command import review_flags_problem, review_text
+
+    if args.text or args.json:
+        return review_text(args)
+    problem = preflight(lambda: review_flags_problem(args), model_loads(args.model), game_seats(args))
+    if problem:
+        return refuse(NAME, problem)
+    return open_app(NAME, lambda: options(args))

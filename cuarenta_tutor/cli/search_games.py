@@ -1,0 +1,37 @@
+"""Provides `cuarenta-tutor search-games`: self-play games labelled by a search, for expert iteration (the train
+extra)."""
+
+from __future__ import annotations
+
+NAME = "search-games"
+HELP = "self-play games labelled by a search, for expert iteration (needs the train extra)"
+DESCRIPTION = ("Games of a model against itself in which a share of the moves are chosen by a search; training with "
+               "distill_data set to OUT moves the network toward the search's choices. Resumable: shards already in "
+               "OUT are kept.")
+
+
+def add_arguments(parser) -> None:
+    from ..training.search_games import TEACHERS
+
+    parser.add_argument("--out", required=True, help="folder for the games (shard-NNNNN.npz)")
+    parser.add_argument("--games", type=int, required=True, help="games to play (in shards of 10)")
+    parser.add_argument("--model", help="ONNX model that plays them (default: the shipped one)")
+    parser.add_argument("--config",
+                        help="a training config: its mix of rules and player counts (default standard 1 v 1)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    parser.add_argument("--teacher", choices=TEACHERS, default="search",
+                        help="search: the search bot, expert playouts (default); analysis: the model's own analysis")
+    parser.add_argument("--worlds", type=int, default=48, help="worlds per labelled move (default 48)")
+    parser.add_argument("--share", type=float, default=0.5, help="share of the decisions labelled (default 0.5)")
+    parser.add_argument("--known-only", action="store_true",
+                        help="label only positions where the mover knows every card (1 v 1, stock empty): the "
+                             "search plays the one true world there, so the labels are exact and quick")
+    parser.add_argument("--temperature", type=float, default=0.5,
+                        help="softmax temperature over the moves' values: points (search), win %% (analysis)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+
+
+def run(args) -> int:
+    from ..training.command import run_search_games, train_extra_missing
+
+    return 2 if train_extra_missing(NAME) else run_search_games(args)

@@ -1,0 +1,36 @@
+"""Provides `cuarenta-tutor train`: training the agent (the train extra; torch is imported only once it is there)."""
+
+from __future__ import annotations
+
+from .options import add_backend_options
+
+NAME = "train"
+HELP = "train the agent (needs the train extra)"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--config", help="JSON file of training settings (fields of training.a2c.Config)")
+    parser.add_argument("--steps", type=int, help="environment steps to train for")
+    parser.add_argument("--out", default="runs/agent", help="folder for checkpoints and metrics (default runs/agent)")
+    parser.add_argument("--seed", type=int, help="seed of the run (default: the config's)")
+    parser.add_argument("--workers", type=int, help="rollout processes, one per core (default 2; 1: none)")
+    parser.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
+    add_backend_options(parser, "the rollout workers run (the same results either way)")
+    parser.add_argument("--init-from", metavar="MODEL",
+                        help="start a new run from the weights of this exported ONNX model (the shipped one: "
+                             "models/cuarenta-a2c-lstm.onnx); the config's network sizes must be the model's")
+    parser.add_argument("--gate", type=int, metavar="GAMES",
+                        help="after training, export OUT/best.pt and play it against --gate-against over GAMES "
+                             "duplicate games; accepted only if the 95%% interval of its win rate is above 0.5; "
+                             "the result goes in its card")
+    parser.add_argument("--gate-against", metavar="MODEL",
+                        help="the model the new generation must beat (default: --init-from, else the shipped one)")
+    parser.add_argument("--promote", metavar="MODEL",
+                        help="with --gate: copy an accepted generation (and its card) over this ONNX file; a "
+                             "rejected one never replaces it")
+
+
+def run(args) -> int:
+    from ..training.command import run_train, train_extra_missing
+
+    return 2 if train_extra_missing(NAME) else run_train(args)

@@ -1,0 +1,166 @@
+"""Provides the person's settings as one typed value (read once and checked, kept aside when damaged, written
+atomically), and the options of a new game as another.
+
+`settings.json` in the user data folder holds `{"tutor": bool, "model": str, "level": str}` ("" for the shipped
+model). Reading never raises and never resets anything in silence: a file that is not such an object, or holds a
+value of the wrong type or an unknown level, is kept aside as `settings.damaged-<time>.json` (as drills.json and
+stats.json are), the values it cannot use take their defaults, the repaired settings are written back, and each
+problem is a message for the person. A model that is no longer there (moved, deleted) is a message too: the
+agent plays with the shipped one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..engine import PLAYER_COUNTS, PRESETS
+from .store import aside, data_dir, write_atomic
+
+LEVELS = ("beginner", "club", "strong", "adaptive")
+"""The levels of play a person chooses (players.py makes their policies; `play --level` and the new-game dialog
+offer these)."""
+MAX_BYTES = 1 << 16
+"""A settings file is a few dozen bytes; a larger one is not ours (and is not read into memory)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the person chose, kept between runs. Frozen: a change is a new value (`dataclasses.replace`), saved
+    with `save_settings`."""
+
+    tutor: bool = True
+    """The tutor asks before a clear mistake."""
+    model: Path | None = None
+    """The ONNX model the agent plays with; None: the shipped one."""
+    level: str = "club"
+    """The level of play last chosen for a new game (one of LEVELS)."""
+
+    def __post_init__(self) -> None:
+        problems = _problems(self.tutor, self.model, self.level)
+        if problems:
+            raise ValueError("; ".join(problems.values()))
+
+    def to_json(self) -> dict:
+        return {"tutor": self.tutor, "model": "" if self.model is None else str(self.model), "level": self.level}
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """The options of a new game against the agent, as the new-game dialog and `play` give them to the app. Checked
+    when made: a value that exists is a game that can be dealt. The model is the app's (`--model`, or the person's
+    choice on the home screen), not a game's."""
+
+    rules: str = "standard"
+    """The rules preset (engine.PRESETS)."""
+    players: int = 2
+    """2: the person against the agent; 4: the person and an agent partner against two agents."""
+    level: str | None = None
+    """The level of play (one of LEVELS); None: the person's last choice (Settings.level)."""
+    dealer: int | None = None
+    """The seat that deals first; None: drawn from the seed."""
+    seed: int | None = None
+    """The seed of the deals (same seed, same cards); None: a new random game."""
+
+    def __post_init__(self) -> None:
+        if self.rules not in PRESETS:
+            raise ValueError(f"unknown rules preset {self.rules!r}; choose one of: {', '.join(PRESETS)}")
+        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
+            raise ValueError(f"a game is for {' or '.join(map(str, PLAYER_COUNTS))} players, not {self.players!r}")
+        if self.level is not None and self.level not in LEVELS:
+            raise ValueError(f"unknown level {self.level!r}; choose one of: {', '.join(LEVELS)}")
+        if self.dealer is not None and (type(self.dealer) is not int or not 0 <= self.dealer < self.players):
+            raise ValueError(f"the dealer is a seat 0..{self.players - 1}, not {self.dealer!r}")
+        if self.seed is not None and type(self.seed) is not int:
+            raise ValueError(f"the seed is a whole number, not {self.seed!r}")
+
+
+def _problems(tutor, model, level) -> dict[str, str]:
+    """The values that are not settings, by field, each with its reason."""
+    found = {}
+    if not isinstance(tutor, bool):
+        found["tutor"] = f"tutor must be true or false, not {tutor!r}"
+    if model is not None and not isinstance(model, Path):
+        found["model"] = f"model must be the path of an ONNX file, not {model!r}"
+    if not isinstance(level, str) or level not in LEVELS:
+        found["level"] = f"level {level!r} is not a level of play (choose one of: {', '.join(LEVELS)})"
+    return found
+
+
+def settings_path() -> Path:
+    return data_dir() / "settings.json"
+
+
+def load_settings(path=None) -> tuple[Settings, list[str]]:
+    """The stored settings (the defaults where there are none) and what the person must be told about the file:
+    see the module's docstring. Never raises."""
+    path = Path(path or settings_path())
+    reason = None
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            raise ValueError(f"larger than {MAX_BYTES} bytes")
+        data = json.loads(path.read_bytes().decode("utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object of settings")
+    except FileNotFoundError:
+        return Settings(), []
+    except OSError as err:  # unreadable (permissions, a folder): left as it is, the defaults this time
+        return Settings(), [f"cannot read the settings file {path}: {err.strerror or err}; the defaults are used"]
+    except json.JSONDecodeError as err:
+        reason = f"invalid JSON at line {err.lineno} column {err.colno}"
+    except UnicodeDecodeError:
+        reason = "not UTF-8 text"
+    except RecursionError:
+        reason = "JSON nested too deeply"
+    except ValueError as err:
+        reason = str(err)
+    if reason:
+        return Settings(), [_repair(path, Settings(), f"the settings file {path} is damaged ({reason}); the "
+                                                      f"defaults are used")]
+    defaults = Settings()
+    values = {name: data.get(name, getattr(defaults, name)) for name in ("tutor", "model", "level")}
+    if isinstance(values["model"], str):
+        values["model"] = Path(values["model"]) if values["model"] else None
+    damaged = _problems(**values)
+    if "model" not in damaged and values["model"] is not None and values["model"].exists() \
+            and (not values["model"].is_file() or values["model"].suffix != ".onnx"):
+        damaged["model"] = f"the model {values['model']} is not an ONNX model file"
+    for name in damaged:
+        values[name] = getattr(defaults, name)
+    settings = Settings(**values)
+    if damaged:
+        return settings, [_repair(path, settings, f"the settings file {path} has values it cannot use: "
+                                                  f"{'; '.join(damaged.values())}; those are back to their "
+                                                  f"defaults")]
+    if settings.model is not None and not settings.model.exists():  # an exported model deleted since: not damage
+        gone = settings.model
+        settings = Settings(settings.tutor, None, settings.level)
+        try:
+            save_settings(settings, path)
+        except OSError:
+            pass
+        return settings, [f"the model {gone} of your settings is not there any more; the agent plays with the "
+                          f"shipped one (m on the home screen chooses another)"]
+    return settings, []
+
+
+def _repair(path: Path, settings: Settings, problem: str) -> str:
+    """Keep the damaged file aside and write `settings` in its place; the message that says so."""
+    kept = aside(path)
+    try:
+        path.replace(kept)
+    except OSError as err:
+        return f"{problem}; it could not be kept aside ({err.strerror or err}), so it was left as it is"
+    try:
+        save_settings(settings, path)
+    except OSError:
+        pass
+    return f"{problem}; it was kept as {kept.name}"
+
+
+def save_settings(settings: Settings, path=None) -> Path:
+    """Write the settings atomically (a temp file renamed over the old one: records.write_atomic)."""
+    if not isinstance(settings, Settings):
+        raise TypeError(f"save_settings takes Settings, not {type(settings).__name__}")
+    return write_atomic(Path(path or settings_path()), json.dumps(settings.to_json(), indent=1))
