@@ -8,7 +8,6 @@ import pytest
 from helpers import SMALL, worst_game, worst_review
 
 from cuarenta_tutor import coach, records
-from cuarenta_tutor.analysis.classes import MISTAKE_OR_WORSE
 from cuarenta_tutor.coach import drills
 from cuarenta_tutor.coach.kinds import KINDS
 from cuarenta_tutor.engine import legal_actions
@@ -30,7 +29,7 @@ def made():
     ones: the whole game's review, made once per test run by helpers.worst_review)."""
     session = worst_game(seed=SEED)
     whole = worst_review(SEED, session.record)
-    plies = [a.ply for a in whole if a.klass in MISTAKE_OR_WORSE]
+    plies = [a.ply for a in whole if a.klass.is_mistake_or_worse]
     plies += [a.ply for a in whole if a.klass in ("inaccuracy", "unclear")][:2]
     found: list = []
     notes = coach.review(session.record, None, SMALL, plies=plies, drills=found)
@@ -39,7 +38,7 @@ def made():
 
 def test_every_mistake_and_blunder_of_the_person_becomes_a_drill_of_the_position_they_saw(made):
     record, notes, found = made
-    mistakes = [n for n in notes if n.klass in MISTAKE_OR_WORSE]
+    mistakes = [n for n in notes if n.klass.is_mistake_or_worse]
     assert len(mistakes) >= 2 and len(notes) > len(mistakes)  # the other moves reviewed make no drill
     assert [d.id for d in found] == [f"{record.game_id}:{n.ply}" for n in mistakes]
     states = records.replay(record)

@@ -9,12 +9,12 @@ from dataclasses import replace
 from ..analysis import analyse_game
 from ..analysis.analyse import INTERACTIVE, Settings
 from ..analysis.calibrate import settings_for
+from ..analysis.classes import ERRORS, Class
 from ..engine import Rules, legal_actions
 from ..narrator import Narrator, move_name
 from ..records import GameRecord, replay, replay_events, result_text
 from .annotate import Annotation, accuracy_by_group, from_analysis, game_accuracy
 
-ERRORS = ("inaccuracy", "mistake", "blunder")
 REVIEW = replace(INTERACTIVE, budget_s=0.0)
 """A review's settings: the hints' worlds without their time budget, so a review gives the same numbers on
 any machine."""
@@ -89,17 +89,12 @@ def store(record: GameRecord, annotations, seats) -> list[str]:
         before = read(move.annotation)
         note = new.get(ply)
         if before and note:
-            if before.klass != note.klass and {before.klass, note.klass} & set(ERRORS):
+            if before.klass != note.klass and (before.klass.is_error or note.klass.is_error):
                 how = "" if before.method == note.method else f" ({before.method})"
                 lines.append(f"move {ply + 1} ({names.get(move.seat, move.seat)}, {note.name}): was "
-                             f"{_a(before.klass)}{how}, now {note.klass}")
+                             f"{before.klass.with_article}{how}, now {note.klass}")
         record.annotate(ply, note)
     return lines
-
-
-def _a(klass: str) -> str:
-    """"an inaccuracy", "a mistake", "a blunder"; "best", "good", "unclear" as they are."""
-    return klass if klass not in ERRORS else ("an " if klass[0] in "aeiou" else "a ") + klass
 
 
 def format_review(record: GameRecord, annotations) -> str:
@@ -138,7 +133,7 @@ def format_review(record: GameRecord, annotations) -> str:
         per_hand = accuracy_by_group(mine, [hand_of.get(a.ply, 0) for a in mine])
         hands = ", ".join(f"hand {h} {percent(acc)}" for h, acc in per_hand.items())
         counts = ", ".join(f"{sum(a.klass == k for a in mine)} {k}"
-                           for k in ("inaccuracy", "mistake", "blunder", "unclear"))
+                           for k in (*ERRORS, Class.UNCLEAR))
         lines.append(f"  {names[seat]}: {percent(game_accuracy(mine), 1)} over {len(mine)} moves ({counts}); {hands}")
     if not by_ply:
         lines.append("  no move was annotated")

@@ -16,14 +16,15 @@ from textual.worker import get_current_worker
 
 from .. import coach, records
 from ..agents.onnx_policy import file_sha256
-from ..analysis.classes import MISTAKE_OR_WORSE
+from ..analysis.classes import Class
 from ..analysis.parallel import default_jobs
 from ..coach import drills
 from ..engine import Rules, card_str, parse_card
 from ..narrator import Narrator
 from .widgets import cards_text, move_name
 
-MISTAKES = ("inaccuracy", "mistake", "blunder")
+STYLES = {Class.BLUNDER: "bold red", Class.MISTAKE: "red", Class.INACCURACY: "yellow", Class.UNCLEAR: "dim"}
+"""How a move's class is shown (green for the rest)."""
 
 
 class LuckTable(ModalScreen):
@@ -169,13 +170,12 @@ class ReviewGame(Screen):
 
     def fill_move_list(self) -> None:
         """Every move, its mover and the class of its annotation; choosing one shows it."""
-        marks = {"inaccuracy": "?!", "mistake": "?", "blunder": "??", "unclear": "~"}
         menu = self.query_one("#move-list", OptionList)
         menu.clear_options()
         for i, move in enumerate(self.record.moves):
             note = self.notes[i]
             who = "you" if move.seat == self.record.human_seat else self.record.seats[move.seat].name[:3]
-            mark = marks.get(note.klass, "") if note else ""
+            mark = note.klass.mark if note else ""
             menu.add_option(Option(f"{i + 1:3d} {who:<3} {move_name(self.states[i], move.action)[:13]:<13}{mark:>2}",
                                    id=str(i)))
         menu.add_option(Option("    end of the game", id=str(len(self.record.moves))))
@@ -268,7 +268,7 @@ class ReviewGame(Screen):
         drills existed, or its drill was lost): analysing it again makes one."""
         move = self.record.moves[ply]
         note = coach.read(move.annotation)
-        return (move.seat == self.record.human_seat and note is not None and note.klass in MISTAKE_OR_WORSE
+        return (move.seat == self.record.human_seat and note is not None and note.klass.is_mistake_or_worse
                 and f"{self.record.game_id}:{ply}" not in known)
 
     @on(Progress)
@@ -344,8 +344,7 @@ class ReviewGame(Screen):
             line.append("  · " + "; ".join(notes))
         note = self.notes[self.ply]
         if note:
-            style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow", "unclear": "dim"}.get(
-                note.klass, "green")
+            style = STYLES.get(note.klass, "green")
             line.append(f"\n{note.klass}", style=style)
             line.append(f": win {note.win_after:.0f}%{coach.margin_text(note)}")
             if note.action != note.best_action:
@@ -369,7 +368,7 @@ class ReviewGame(Screen):
     def action_mistake(self, direction: int) -> None:
         i = self.ply + direction
         while 0 <= i < len(self.notes):
-            if self.notes[i] and self.notes[i].klass in MISTAKES:
+            if self.notes[i] and self.notes[i].klass.is_error:
                 self.ply = i
                 return
             i += direction
