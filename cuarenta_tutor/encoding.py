@@ -157,12 +157,12 @@ def encode_into(out: np.ndarray, state: State, seat: int, version: int | None = 
     v[88] = len(state.hands[(seat + 1) % n]) / 5
     v[89] = float(state.dealer == seat)
     v[90] = float((state.dealer & 1) == team)
-    v[91] = float(state.turn == seat and state.winner < 0)
+    v[91] = float(state.turn == seat and not state.is_over)
     v[92] = float(not state.table)
     v += _rules_tail(state.rules)
-    v.append(float(state.winner >= 0))
+    v.append(float(state.is_over))
     if out.shape[-1] > BASE_SIZE:
-        v += _move_features(state, version or ENCODING_VERSION) if state.turn == seat and state.winner < 0 \
+        v += _move_features(state, version or ENCODING_VERSION) if state.turn == seat and not state.is_over \
             else _ZEROS_MOVES
     if out.dtype == np.float32 and out.flags.c_contiguous:
         (_PACK if len(v) == OBS_SIZE else _PACK_BASE).pack_into(out, 0, *v)

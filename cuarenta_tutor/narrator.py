@@ -138,7 +138,7 @@ class Narrator:
         if state is not None and rules.carton_cutoff is not None:
             before = tuple(state.scores[t] - e.carton[t] for t in (0, 1))
             # the hand's dealer: the state's, or one seat before when the next hand has begun
-            dealer_team = (state.dealer if state.winner >= 0 else state.dealer - 1) % rules.players & 1
+            dealer_team = (state.dealer if state.is_over else state.dealer - 1) % rules.players & 1
             owed = carton_points(e.captured, dealer_team, (0, 0), rules)
             for t in (0, 1):
                 if owed[t] and not e.carton[t] and not below(before[t], rules.carton_cutoff):
@@ -162,7 +162,7 @@ class Narrator:
         """A team crossing a cut-off: what no longer scores for it, read from the rules."""
         rules = self.rules
         notes = []
-        if after.winner >= 0:
+        if after.is_over:
             return notes
         marks = {"rondas": rules.ronda_cutoff if rules.ronda_points else None,
                  "the ronda-caída bonus": rules.ronda_caida_cutoff if rules.ronda_caida_bonus else None,

@@ -82,18 +82,18 @@ def test_one_class_vocabulary_for_marks_warnings_drills_and_records():
     assert note.klass is Class.BEST and json.loads(json.dumps(note.to_dict()))["klass"] == "best"
 
 
-def test_the_tutor_annotation_and_drill_classify_every_move_alike_under_each_preset(position):
+def test_the_tutor_and_the_annotation_classify_every_move_alike_under_each_preset(position):
     from cuarenta_tutor.tui.tutor import warning_for
 
     state, _, take, t5, tk, t7 = position
     # losses in every band of both presets, some with an interval too wide for their class
     analysis = _analysis(state, [(take, 70, 3, 0, 0), (t5, 65, 3, 5, 1), (tk, 61, 3, 9, 1), (t7, 58, 3, 12, 9)])
-    for preset in coach.THRESHOLDS:
+    for coaching in coach.THRESHOLDS:
         for move in analysis.moves:
-            note = from_analysis(analysis, move.action, 0, preset)
-            assert note.klass == classify(move.loss, preset, move.loss_ci95)
-            warned = warning_for(analysis, move.action, preset)
-            assert warned == (note.klass if note.klass.is_mistake_or_worse else None), (preset, move.name)
+            note = from_analysis(analysis, move.action, 0, coaching)
+            assert note.klass == classify(move.loss, coaching, move.loss_ci95)
+            warned = warning_for(analysis, move.action, coaching)
+            assert warned == (note.klass if note.klass.is_mistake_or_worse else None), (coaching, move.name)
     # under strict, 5 lost is a mistake: the tutor warns, as the annotation after the move says
     assert warning_for(analysis, t5, "strict") == "mistake" and warning_for(analysis, t5) is None
 
@@ -232,7 +232,7 @@ def _bot_game(seed, human_seat, stop=None, coach_policy=None):
     state, events = dealer.start(rules, 0)
     record = records.new_record(rules, seed, 0, [("human", "Ana"), ("expert", "Bot")], human_seat)
     made = []
-    while state.winner < 0 and (stop is None or len(record.moves) < stop):
+    while not state.is_over and (stop is None or len(record.moves) < stop):
         for p in bots + ([coach_policy] if coach_policy else []):
             p.observe(state, events)
         seat = state.turn

@@ -39,7 +39,7 @@ def play_recorded(rules, seed, specs, human_seat=None, stop=None, decks=()):
     record = new_record(rules, seed, dealer, [(spec, f"P{s}") for s, spec in enumerate(specs)], human_seat,
                         decks=decks)
     states = [state]
-    while state.winner < 0 and (stop is None or len(record.moves) < stop):
+    while not state.is_over and (stop is None or len(record.moves) < stop):
         for p in policies:
             p.observe(state, events)
         seat = state.turn
@@ -92,7 +92,7 @@ def test_new_record_holds_the_setup():
 ])
 def test_replay_reproduces_every_state_of_a_whole_game(tmp_path, rules_name, players, seed, specs):
     record, states = play_recorded(preset(rules_name, players=players), seed, specs)
-    assert states[-1].winner >= 0
+    assert states[-1].is_over
     assert record.result == Result(states[-1].winner, tuple(states[-1].scores))
     assert len(record.decks) == states[-1].hand_no + 1
     path = save(record, tmp_path)

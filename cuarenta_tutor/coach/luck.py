@@ -76,7 +76,7 @@ def boundaries(record: GameRecord) -> tuple[list, list]:
     hands, start = [], 0
     for i, move in enumerate(record.moves):
         after = states[i + 1]
-        if after.hand_no != states[i].hand_no or after.winner >= 0:
+        if after.hand_no != states[i].hand_no or after.is_over:
             ended, _ = apply(states[i], move.action, parse_card(move.card))
             hands.append((start, i + 1, ended))
             start = i + 1
@@ -101,7 +101,7 @@ def split(record: GameRecord, team: int, model=None, model_id: str = "") -> Game
         return None if note is None else mine(note, note.win_before)
 
     def value_at(ended) -> float:
-        if ended.winner >= 0:
+        if ended.is_over:
             return 100.0 if ended.winner == team else 0.0
         return 100.0 * table.win(ended, team)
 
@@ -109,7 +109,7 @@ def split(record: GameRecord, team: int, model=None, model_id: str = "") -> Game
     begin = 100.0 * table.win(initial_state(rules, record.first_dealer), team) if table else None
     for k, (lo, hi, ended) in enumerate(hands):
         start = begin if table else first_decision(lo, hi)
-        if ended is not None and (table or ended.winner >= 0):
+        if ended is not None and (table or ended.is_over):
             end = value_at(ended)
         elif ended is not None and k + 1 < len(hands):
             end = first_decision(*hands[k + 1][:2])

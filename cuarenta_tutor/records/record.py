@@ -146,7 +146,7 @@ class GameRecord:
         """Note a state reached by the moves: the decks of the hands started, and the result once it is over."""
         while len(self.decks) <= state.hand_no:
             self.decks.append(_deck_strings(seeded_deck(self.seed, len(self.decks))))
-        if state.winner >= 0 and self.result is None:
+        if state.is_over and self.result is None:
             self.result = Result(state.winner, tuple(state.scores))
             self.updated = now()
 
@@ -284,7 +284,7 @@ def replay_events(record: GameRecord) -> tuple[list[State], list[tuple]]:
     for i, m in enumerate(record.moves):
         name = action_to_string(m.action) if _is_int(m.action) and 0 <= m.action < N_ACTIONS else repr(m.action)
         head = f'{where}: move {i + 1} (seat {m.seat}, "{name}") does not fit the game'
-        if state.winner >= 0:
+        if state.is_over:
             raise RecordError(f"{head}: the game was already over; the record is damaged")
         if m.seat != state.turn:
             raise RecordError(f"{head}: it was seat {state.turn}'s turn; the record is damaged")
