@@ -17,6 +17,7 @@ from .annotate import (
 from .review import (
     REVIEW,
     decisions,
+    ending,
     format_review,
     is_current,
     loss_text,
@@ -32,5 +33,6 @@ from .review import (
 
 __all__ = ["ERRORS", "THRESHOLDS", "Class", "classify", "luck", "Annotation", "MoveHint", "accuracy_by_group",
            "annotate", "from_analysis", "game_accuracy", "hints", "summary_accuracy", "Hint", "quick_hints",
-           "refined_hints", "REVIEW", "decisions", "format_review", "is_current", "loss_text", "margin_text",
-           "percent", "provenance_lines", "read", "review", "review_settings", "reviewed_seats", "store"]
+           "refined_hints", "REVIEW", "decisions", "ending", "format_review", "is_current", "loss_text",
+           "margin_text", "percent", "provenance_lines", "read", "review", "review_settings",
+           "reviewed_seats", "store"]

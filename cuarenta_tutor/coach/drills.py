@@ -125,12 +125,13 @@ def feedback(state, chosen: dict, best: dict, played: dict) -> str:
     return head
 
 
-def make(record, found, preset: str = "standard") -> list[Drill]:
+def make(game: records.GameRecord | records.ReplayedGame, found, preset: str = "standard") -> list[Drill]:
     """Drills from a review's analyses `found` ([(ply, Analysis)]) of the person's moves that are mistakes or
-    blunders."""
+    blunders (`game` replayed, or a record to replay)."""
+    game = records.ReplayedGame.of(game)
+    record, states = game.record, game.states
     if record.human_seat is None:
         return []
-    states = records.replay(record)
     out = []
     for ply, analysis in found:
         move = record.moves[ply]

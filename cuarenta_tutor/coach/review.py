@@ -1,6 +1,9 @@
 """Provides the review of a saved game on the possible-worlds analysis: every decision of the reviewed seats
 analysed again, annotations with intervals and provenance, what changed since the last review, and the
-annotated game as text."""
+annotated game as text.
+
+The functions that read a game's positions take it as a records.ReplayedGame (a review replays its record once
+and passes that on) or as a GameRecord, which they replay."""
 
 from __future__ import annotations
 
@@ -10,9 +13,9 @@ from ..analysis import analyse_game
 from ..analysis.analyse import INTERACTIVE, Settings
 from ..analysis.calibrate import settings_for
 from ..analysis.classes import ERRORS, Class
-from ..engine import Rules, legal_actions
+from ..engine import Rules
 from ..narrator import Narrator, move_name
-from ..records import GameRecord, replay, replay_events, result_text
+from ..records import GameRecord, ReplayedGame, result_text
 from .annotate import Annotation, accuracy_by_group, from_analysis, game_accuracy
 
 REVIEW = replace(INTERACTIVE, budget_s=0.0)
@@ -35,10 +38,9 @@ def reviewed_seats(record: GameRecord, seat: int | None = None) -> list[int]:
     return [record.human_seat] if record.human_seat is not None else list(range(len(record.seats)))
 
 
-def decisions(record: GameRecord, seats) -> list[int]:
+def decisions(game: GameRecord | ReplayedGame, seats) -> list[int]:
     """The plies where one of `seats` had a choice (more than one legal move)."""
-    states = replay(record)
-    return [i for i, m in enumerate(record.moves) if m.seat in seats and len(legal_actions(states[i])) > 1]
+    return ReplayedGame.of(game).decisions(seats)
 
 
 def read(annotation: dict | None) -> Annotation | None:
@@ -57,30 +59,35 @@ def is_current(annotation: dict | None, model_id: str, settings: Settings) -> bo
             and note.provenance.get("settings") == settings.to_json())
 
 
-def review(record: GameRecord, model=None, settings: Settings | None = None, seats=None, preset: str = "standard",
-           progress=None, plies=None, drills: list | None = None, jobs: int = 1) -> list[Annotation]:
+def review(game: GameRecord | ReplayedGame, model=None, settings: Settings | None = None, seats=None,
+           preset: str = "standard", progress=None, plies=None, drills: list | None = None,
+           jobs: int = 1) -> list[Annotation]:
     """Annotate every decision of `seats` (default: reviewed_seats), or only those in `plies`, from the
     analysis in `jobs` processes (the same annotations with any number); `progress(done, total)` after each;
     the person's mistakes and blunders are appended to `drills` as drills (coach/drills.py). RecordError names
     a move that does not fit."""
+    game = ReplayedGame.of(game)
+    record = game.record
     settings = settings or review_settings(record, model)
     seats = reviewed_seats(record) if seats is None else list(seats)
     if plies is None:
-        plies = decisions(record, seats)
-    found = analyse_game(record, settings, plies=plies, model=model, progress=progress, jobs=jobs)
+        plies = game.decisions(seats)
+    found = analyse_game(game, settings, plies=plies, model=model, progress=progress, jobs=jobs)
     if drills is not None:
         from .drills import make
 
-        drills += make(record, found, preset)
+        drills += make(game, found, preset)
     return [from_analysis(analysis, record.moves[ply].action, ply, preset) for ply, analysis in found]
 
 
-def store(record: GameRecord, annotations, seats) -> list[str]:
+def store(game: GameRecord | ReplayedGame, annotations, seats) -> list[str]:
     """Put a review's annotations into the record, keeping those of other decisions (the reviewed seats'
     moves without a choice lose any old one); returns what changed: a line per move that was or now is an
     inaccuracy, a mistake or a blunder and changed class ("was a mistake, now good")."""
+    game = ReplayedGame.of(game)
+    record = game.record
     new = {a.ply: a for a in annotations}
-    chosen = set(decisions(record, seats))
+    chosen = set(game.decisions(seats))
     names = {s.seat: s.name for s in record.seats}
     lines = []
     for ply, move in enumerate(record.moves):
@@ -97,17 +104,32 @@ def store(record: GameRecord, annotations, seats) -> list[str]:
     return lines
 
 
-def format_review(record: GameRecord, annotations) -> str:
-    """The annotated game as plain text, one line per move, then accuracy per player (for --text and screen
-    readers)."""
-    states, events = replay_events(record)
+def narrator_for(record: GameRecord) -> Narrator:
+    """The narrator of a saved game: its rules, its seats' names, the person's seat."""
+    return Narrator(Rules().with_options(**record.rules), [s.name for s in record.seats], record.human_seat)
+
+
+def ending(game: GameRecord | ReplayedGame) -> str:
+    """How a finished game ended, in a sentence: who won, the score, what ended it (Narrator.ending); "" for an
+    unfinished one."""
+    game = ReplayedGame.of(game)
+    return narrator_for(game.record).ending(game.events[-1], game.end)
+
+
+def format_review(game: GameRecord | ReplayedGame, annotations) -> str:
+    """The annotated game as plain text: how it ended, one line per move, then accuracy per player (for --text
+    and screen readers)."""
+    game = ReplayedGame.of(game)
+    record, states, events = game.record, game.states, game.events
     by_ply = {a.ply: a for a in annotations}
     names = {s.seat: s.name + (" (you)" if s.seat == record.human_seat else "") for s in record.seats}
-    narrator = Narrator(Rules().with_options(**record.rules), [s.name for s in record.seats], record.human_seat)
+    narrator = narrator_for(record)
     width = max(len(n) for n in names.values())
     lines = [f"Game {record.game_id}: {record.rules_preset or 'custom'} rules, {len(record.seats)} players, "
              f"{result_text(record)}",
              "Seats: " + ", ".join(f"{s.seat} {s.name} ({s.player})" for s in record.seats)]
+    if game.is_over:
+        lines.append("How it ended: " + narrator.ending(events[-1], game.end))
     if record.takebacks:
         lines.append(f"Moves were taken back {len(record.takebacks)} time(s) in this game")
     lines += provenance_lines(by_ply.values())

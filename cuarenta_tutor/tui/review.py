@@ -138,11 +138,18 @@ class ReviewGame(Screen):
         self.path = path
         self.record = records.load(path)
         self.seats = coach.reviewed_seats(self.record, seat)
-        self.states, self.events = records.replay_events(self.record)
+        self.game = records.ReplayedGame.of(self.record)
+        """The record replayed once: the screen, the review worker, luck vs skill and the drills all read it."""
+        self.states, self.events = self.game.states, self.game.events
         self.human = self.seats[0] if seat is not None or self.record.human_seat is None else self.record.human_seat
         self.narrator = Narrator(Rules().with_options(**self.record.rules), [s.name for s in self.record.seats],
                                  self.human)
         self.read_notes()
+
+    @property
+    def ending(self) -> str:
+        """How the game ended, in a sentence ("" while unfinished)."""
+        return self.narrator.ending(self.events[-1], self.states[-1])
 
     def read_notes(self) -> None:
         self.notes = [coach.read(m.annotation) if m.seat in self.seats else None for m in self.record.moves]
@@ -196,11 +203,13 @@ class ReviewGame(Screen):
                     ", ".join(f"{i + 1}: {coach.percent(a)}" for i, a in per_hand))
         if self.record.takebacks:
             text.append(f"   ({len(self.record.takebacks)} takeback(s))")
+        if self.ending:
+            text.append("\n" + self.ending)
         for line in coach.provenance_lines(mine):
             text.append("\n" + line, style="dim")
         self.query_one("#summary", Static).update(text)
         self.query_one(Sparkline).data = [n.win_after for n in mine] or [50.0]
-        self.luck = coach.luck.split(self.record, self.human % 2, self.app.model, self.model_id)
+        self.luck = coach.luck.split(self.game, self.human % 2, self.app.model, self.model_id)
         line = coach.luck.summary_line(self.luck)
         self.query_one("#luck", Static).update(line + ("  (t: per hand)" if self.luck.hands else ""))
 
@@ -230,7 +239,7 @@ class ReviewGame(Screen):
     def run_review(self, settings, again: bool) -> None:
         """The reviewed seats' moves first (they fill the move list and make drills), then the other side's (for
         luck vs skill), each posted when done."""
-        record = self.record
+        record, game = self.record, self.game
         others = [s for s in range(len(record.seats)) if s not in self.seats]
         worker = get_current_worker()
 
@@ -243,14 +252,14 @@ class ReviewGame(Screen):
             known = {d.id for d in drills.load_deck().drills}
             for seats, whose in ((self.seats, "your" if self.human == record.human_seat else "the reviewed"),
                                  (others, "the other side's")):
-                fresh = [p for p in coach.decisions(record, seats)
+                fresh = [p for p in game.decisions(seats)
                          if again or not coach.is_current(record.moves[p].annotation, self.model_id, settings)
                          or self.drill_missing(p, known)]
                 if not fresh:
                     continue
                 self.post_message(self.Progress(0, len(fresh), whose))
                 made: list = []
-                annotations = coach.review(record, self.app.model_path, settings, seats, plies=fresh, drills=made,
+                annotations = coach.review(game, self.app.model_path, settings, seats, plies=fresh, drills=made,
                                            jobs=default_jobs(),
                                            progress=lambda done, total, w=whose: progress(done, total, w))
                 added, _ = drills.add_drills(made)
@@ -287,7 +296,7 @@ class ReviewGame(Screen):
             changes.update(f"The review stopped: {message.error}")
             self.app.report_error(message.error)
             return
-        lines = coach.store(self.record, message.annotations, message.seats)
+        lines = coach.store(self.game, message.annotations, message.seats)
         try:
             records.save(self.record, path=self.path)
         except OSError as err:
@@ -334,7 +343,8 @@ class ReviewGame(Screen):
                 t.append_text(cards_text(state.hands[seat], empty="(none)"))
         self.query_one("#position", Static).update(t)
         if self.ply >= len(self.record.moves):
-            self.query_one("#move", Static).update("End of the game.")
+            self.query_one("#move", Static).update("End of the game." + (f" {self.ending}" if self.ending else
+                                                                         " It was not finished."))
             return
         move = self.record.moves[self.ply]
         line = Text(f"{self.who(move.seat)} played {move_name(state, move.action)} "
