@@ -1,6 +1,6 @@
 """Luck vs skill: per hand and for the game, the change in a team's win % split into what the cards did and
 what the decisions did, from the review's annotations of every seat; and the review of a game a deal ends: how it
-ended (text, JSON, the screen) and its record replayed once per review."""
+ended (text, JSON, the screen), its decisions in JSON, and its record replayed once per review."""
 
 import json
 
@@ -154,6 +154,21 @@ def test_review_text_and_json_say_how_the_game_ended(capsys, tmp_path):
     data = json.loads(capsys.readouterr().out)
     assert data["ending"] == "Agent won 0-4 with four of a kind (7♠ 7♥ 7♦ 7♣) dealt to Agent: it wins at once."
     assert data["hands"][-1]["end"] == 0.0
+
+
+def test_review_json_lists_every_analysed_decision_of_both_seats(capsys, tmp_path):
+    path = records.save(dealt_four_game(), path=tmp_path / "dealt-four.json")
+    assert main(["review", str(path), "--json", "--worlds", "2", "--jobs", "1"]) == 0
+    moves = json.loads(capsys.readouterr().out)["moves"]
+    saved = records.load(path)
+    assert [m["ply"] for m in moves] == coach.decisions(saved, [0, 1]) and {m["seat"] for m in moves} == {0, 1}
+    for m in moves:
+        played, note = saved.moves[m["ply"]], coach.read(saved.moves[m["ply"]].annotation)
+        assert (m["seat"], m["action"], m["best_action"]) == (played.seat, played.action, note.best_action)
+        assert m["win_pct"] == round(note.win_after, 2) and m["ci95"] == [round(x, 2) for x in note.ci95]
+        assert m["ci95"][0] <= m["win_pct"] <= m["ci95"][1] and m["loss"] == round(note.loss, 2) >= 0
+        assert m["class"] == note.klass == coach.classify(note.loss, loss_ci95=note.loss_ci95)
+        assert m["action"] != m["best_action"] or m["loss"] == 0
 
 
 def counting_replays(monkeypatch, record) -> list:

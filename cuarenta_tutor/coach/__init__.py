@@ -22,6 +22,7 @@ from .review import (
     is_current,
     loss_text,
     margin_text,
+    moves_json,
     percent,
     provenance_lines,
     read,
@@ -34,5 +35,5 @@ from .review import (
 __all__ = ["ERRORS", "THRESHOLDS", "Class", "classify", "luck", "Annotation", "MoveHint", "accuracy_by_group",
            "annotate", "from_analysis", "game_accuracy", "hints", "summary_accuracy", "Hint", "quick_hints",
            "refined_hints", "REVIEW", "decisions", "ending", "format_review", "is_current", "loss_text",
-           "margin_text", "percent", "provenance_lines", "read", "review", "review_settings",
+           "margin_text", "moves_json", "percent", "provenance_lines", "read", "review", "review_settings",
            "reviewed_seats", "store"]

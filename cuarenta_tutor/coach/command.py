@@ -1,5 +1,5 @@
-"""Provides the coach's commands that print: `review GAME --text`, `review GAME --json` (luck vs skill and how the
-game ended) and `stats [--json]`."""
+"""Provides the coach's commands that print: `review GAME --text`, `review GAME --json` (luck vs skill, how the
+game ended and every analysed decision) and `stats [--json]`."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ def review_flags_problem(args) -> str | None:
 
 def review_text(args) -> int:
     """Print a saved game with the coach's annotations (--text), or as one JSON object (--json) its luck vs
-    skill and how it ended. Moves not yet analysed with this model and these settings are analysed first (a
-    progress bar) and stored back in the file, what changed is listed, and the person's mistakes become drills."""
+    skill, how it ended and every seat's analysed decisions ("moves": coach.review.moves_json). Moves not yet
+    analysed with this model and these settings are analysed first (a progress bar) and stored back in the
+    file, what changed is listed, and the person's mistakes become drills."""
     from .. import records
     from ..agents.onnx_contract import ModelError
     from ..agents.onnx_policy import OnnxPolicy, default_model_path
@@ -31,6 +32,7 @@ def review_text(args) -> int:
         ending,
         format_review,
         is_current,
+        moves_json,
         read,
         review,
         review_settings,
@@ -80,7 +82,7 @@ def review_text(args) -> int:
             seat = seats[0] if args.seat is not None or record.human_seat is None else record.human_seat
             split = luck.split(game, seat % 2, args.model or default_model_path(), model_id)
             print(json.dumps({"game": record.game_id, "seat": seat, **split.to_json(),
-                              "ending": ending(game) or None}))
+                              "ending": ending(game) or None, "moves": moves_json(game)}))
             return 0
         annotations = [note for m in record.moves if m.seat in seats and (note := read(m.annotation))]
         print(format_review(game, annotations))

@@ -116,6 +116,24 @@ def ending(game: GameRecord | ReplayedGame) -> str:
     return narrator_for(game.record).ending(game.events[-1], game.end)
 
 
+def moves_json(game: GameRecord | ReplayedGame, seats=None) -> list[dict]:
+    """One object per annotated decision of `seats` (default: every seat), in the order played, for `review
+    --json`: its ply, seat, action (id and name), the mover's win % after it with its 95% interval (None for the
+    network's), the loss against the best move, its class and the best move."""
+    game = ReplayedGame.of(game)
+    out = []
+    for ply in game.decisions(range(len(game.record.seats)) if seats is None else seats):
+        note = read(game.moves[ply].annotation)
+        if note is None:
+            continue
+        out.append({"ply": ply, "seat": note.seat, "action": note.action, "move": note.name,
+                    "win_pct": round(note.win_after, 2),
+                    "ci95": None if note.ci95 is None else [round(x, 2) for x in note.ci95],
+                    "loss": round(note.loss, 2), "class": note.klass.value, "best_action": note.best_action,
+                    "best_move": note.best_name, "method": note.method})
+    return out
+
+
 def format_review(game: GameRecord | ReplayedGame, annotations) -> str:
     """The annotated game as plain text: how it ended, one line per move, then accuracy per player (for --text
     and screen readers)."""
