@@ -157,7 +157,8 @@ class Narrator:
         if hand is not None:
             return (f"{head}, reaching {won.scores[team]} with the cartón of hand {hand.hand_no + 1} "
                     f"(+{hand.carton[team]}).")
-        scored = [e for e in events if isinstance(e, (Caida, Limpia)) and e.team == team]
+        scored = [e for e in events if isinstance(e, (Caida, Limpia)) and e.team == team
+                  and e.points + getattr(e, "ronda_bonus", 0)]
         if scored:
             what = " and a ".join("caída" if isinstance(e, Caida) else "limpia" for e in scored)
             points = sum(e.points + getattr(e, "ronda_bonus", 0) for e in scored)

@@ -103,6 +103,24 @@ def test_replay_reproduces_every_state_of_a_whole_game(tmp_path, rules_name, pla
     assert replay(loaded) == states
 
 
+def test_a_replayed_game_holds_the_states_events_and_decisions_of_one_replay():
+    record, states = play_recorded(preset("standard"), 2, ["greedy", "random"])
+    game = records.ReplayedGame.of(record)
+    assert list(game.states) == states and list(game.events) == records.replay_events(record)[1]
+    assert game.record is record and game.end == states[-1] and game.is_over
+    assert records.ReplayedGame.of(game) is game  # already replayed: passed on as it is
+    assert game.seats == tuple(m.seat for m in record.moves) and len(game.choices) == len(record.moves)
+    for seats in ([0], [1], [0, 1]):
+        assert game.decisions(seats) == [i for i, m in enumerate(record.moves)
+                                         if m.seat in seats and len(legal_actions(states[i])) > 1]
+    assert 0 < len(game.decisions([0, 1])) < len(record.moves)  # some moves were forced
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.states = ()
+    record.moves[3] = dataclasses.replace(record.moves[3], seat=1 - record.moves[3].seat)
+    with pytest.raises(RecordError, match="move 4"):
+        records.ReplayedGame.of(record)
+
+
 def test_replay_of_a_game_dealt_from_explicit_decks(tmp_path):
     deck = seeded_deck(1234, 0)  # another seed's order: not what seed 6 deals
     record, states = play_recorded(preset("standard"), 6, ["expert", "expert"], decks=(deck,))
