@@ -92,12 +92,15 @@ def test_a_damaged_deck_is_reported_and_kept_aside_and_a_damaged_drill_is_kept_a
     stored = json.loads(path.read_text())
     broken = {**stored["drills"][0], "id": "broken", "due": "someday"}
     cut = {**stored["drills"][0], "id": "cut", "game": {**stored["drills"][0]["game"], "moves": [[1, 2]]}}
-    stored["drills"] += [broken, cut, "not a drill"]
+    awful = {**stored["drills"][0], "id": "awful",
+             "moves": [{**m, "class": "awful"} for m in stored["drills"][0]["moves"]]}  # not a Class
+    stored["drills"] += [broken, cut, awful, "not a drill"]
     path.write_text(json.dumps(stored))
     deck = drills.load_deck()
-    assert [d.id for d in deck.drills] == [found[0].id] and len(deck.problems) == 3
+    assert [d.id for d in deck.drills] == [found[0].id] and len(deck.problems) == 4
     assert all("\n" not in p for p in deck.problems) and "'broken'" in deck.problems[0]
+    assert "'awful'" in deck.problems[2] and "class is not one of best, good" in deck.problems[2]
     deck.drills[0].answer(deck.drills[0].played, NOW)
     drills.save_deck(deck)
     again = json.loads(path.read_text())["drills"]
-    assert again[1:] == [broken, cut, "not a drill"]  # written back untouched
+    assert again[1:] == [broken, cut, awful, "not a drill"]  # written back untouched

@@ -88,6 +88,8 @@ class Drill:
                 raise ValueError("its box or its moves do not fit")
             if not all(isinstance(m[k], (int, float)) for m in drill.moves for k in NUMBERS):
                 raise ValueError("a move's numbers are missing")
+            if not all(m.get("class") in set(Class) for m in drill.moves):
+                raise ValueError(f"a move's class is not one of {', '.join(Class)}")
         except (TypeError, KeyError, ValueError, records.RecordError) as err:
             raise ValueError(f"drill {data.get('id', '?')!r} cannot be read ({err})") from None
         return drill
@@ -121,7 +123,7 @@ def feedback(state, chosen: dict, best: dict, played: dict) -> str:
         if reasons:
             head += f" It {'; it '.join(reasons)}."
     if chosen["action"] != played["action"]:
-        head += f" In the game you played {played['move']} ({_win(played)}, a {played['class']})."
+        head += f" In the game you played {played['move']} ({_win(played)}, {Class(played['class']).with_article})."
     return head
 
 
