@@ -87,6 +87,8 @@ def test_review_json_prints_luck_and_skill_that_add_up_to_the_change(capsys):
         assert abs(hand["luck"] + hand["skill"] - hand["win_change"]) <= 0.02  # rounding to 0.01 each
     total = data["total"]
     assert abs(total["luck"] + total["skill"] - total["win_change"]) <= 0.02 and total["missing"] == 0
+    # the deal ends this game: the person is dealt four of a kind, and their side's win % ends at 100
+    assert data["hands"][-1]["end"] == 100.0 and "four of a kind" in data["ending"]
     assert "Reviewed" in err and "new drill" in err
     saved = records.load(path)  # every seat's decisions are analysed and stored
     assert all(coach.read(saved.moves[p].annotation).method == "analysis" for p in coach.decisions(saved, [0, 1]))
