@@ -343,8 +343,8 @@ class ReviewGame(Screen):
                 t.append_text(cards_text(state.hands[seat], empty="(none)"))
         self.query_one("#position", Static).update(t)
         if self.ply >= len(self.record.moves):
-            self.query_one("#move", Static).update("End of the game." + (f" {self.ending}" if self.ending else
-                                                                         " It was not finished."))
+            self.query_one("#move", Static).update(f"End of the game. {self.ending}" if self.ending else
+                                                   "End of the moves: the game was not finished.")
             return
         move = self.record.moves[self.ply]
         line = Text(f"{self.who(move.seat)} played {move_name(state, move.action)} "
