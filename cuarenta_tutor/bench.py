@@ -25,7 +25,7 @@ def bench_engine(games: int, seed: int) -> dict:
     for g in range(games):
         dealer = Dealer(seed * 1_000_003 + g)
         state = dealer.start()[0]
-        while state.winner < 0:
+        while not state.is_over:
             state, _ = apply(state, rng.choice(legal_actions(state)))
             if not state.hands[state.turn] and state.needs_deal:  # the cheap test first
                 state, _ = dealer.deal(state)

@@ -172,7 +172,7 @@ def _check_result(expected, before, after, events, acting, check_captured=False)
     limpia = [e for e in events if isinstance(e, Limpia)]
     got = {"caida": bool(caida), "limpia": bool(limpia), "ronda_caida_bonus": bool(caida and caida[0].ronda_bonus),
            "points": play_points(events),
-           "game_over": after.winner >= 0,
+           "game_over": after.is_over,
            "team_score_after": after.scores[team],
            "team_scores_after": {"0": after.scores[0], "1": after.scores[1]}}
     for key in ("caida", "limpia", "ronda_caida_bonus", "points", "game_over", "team_score_after",
@@ -226,8 +226,8 @@ def run_deal_announcements(case, setup, expected):
 
 def _check_end(expected, state):
     _check("team_scores_after", {"0": state.scores[0], "1": state.scores[1]}, expected["team_scores_after"])
-    _check("game_over", state.winner >= 0, expected["game_over"])
-    _check("winner", state.winner if state.winner >= 0 else None, expected["winner"])
+    _check("game_over", state.is_over, expected["game_over"])
+    _check("winner", state.winner if state.is_over else None, expected["winner"])
 
 
 def _settle(case, setup, captured, leftover=0, last_capturer=-1):
@@ -285,7 +285,7 @@ def run_scenario(case, setup, expected):
         where = f"step {i + 1}"
         if step.get("new_deal_before") and not any(isinstance(e, Dealt) for e in events):
             raise CaseError(f"{where}: expected a new deal before this play, the engine dealt none")
-        if state.winner < 0 and step["seat"] != state.turn:
+        if not state.is_over and step["seat"] != state.turn:
             raise CaseError(f"{where}: case plays seat {step['seat']}, engine has seat {state.turn} on turn")
         played = parse_rank(step["played"])
         choice = step["choice"]
@@ -313,8 +313,8 @@ def run_scenario(case, setup, expected):
                    final["captured_cards"])
         if "table" in final:
             _check_ranks("final table", _ranks(state.table), final["table"])
-        _check("final game_over", state.winner >= 0, final["game_over"])
-        _check("final winner", state.winner if state.winner >= 0 else None, final.get("winner"))
+        _check("final game_over", state.is_over, final["game_over"])
+        _check("final winner", state.winner if state.is_over else None, final.get("winner"))
 
 
 RUNNERS = {

@@ -161,12 +161,12 @@ def encode_into(out: np.ndarray, state: State, seat: int, version: int | None = 
     v[88] = len(state.hands[(seat + 1) % n]) / 5
     v[89] = float(state.dealer == seat)
     v[90] = float((state.dealer & 1) == team)
-    v[91] = float(state.turn == seat and state.winner < 0)
+    v[91] = float(state.turn == seat and not state.is_over)
     v[92] = float(not state.table)
     v += _rules_tail(state.rules)
-    v.append(float(state.winner >= 0))
+    v.append(float(state.is_over))
     if out.shape[-1] > BASE_SIZE:
-        if state.turn == seat and state.winner < 0:
+        if state.turn == seat and not state.is_over:
             if moves is None:
                 raise ValueError("the seat on turn needs its move features: use agents.features.encode_into")
             v += moves

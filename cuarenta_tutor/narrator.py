@@ -128,6 +128,44 @@ class Narrator:
             return f"{_says(self.teams[e.team], 'win')} the game{how}, {e.scores[e.team]}-{e.scores[1 - e.team]}!"
         return None
 
+    def ending(self, events, state: State) -> str:
+        """How a finished game ended, from the events of its last step and the state after them, for a review:
+        who won, the score, and what ended it ("You won 0-8 with four of a kind (J♠ J♥ J♦ J♣) dealt to you: it
+        wins at once.", "Agent won 40-22, reaching 40 with a caída by Agent (+2)."); "" while it goes on."""
+        won = next((e for e in events if isinstance(e, GameWon)), None)
+        if not state.is_over or won is None:
+            return ""
+        team = won.team
+        score = f"{won.scores[team]}-{won.scores[1 - team]}"
+        head = f"{self.teams[team]} won {score}"
+        dealt = max((i for i, e in enumerate(events) if isinstance(e, Dealt)), default=-1)
+        if dealt >= 0:  # the deal the last play brought about ended it
+            deal = events[dealt:]
+            four = next((e for e in deal if isinstance(e, FourOfAKind)), None)
+            if four is not None:
+                ranks = [c >> 2 for c in state.hands[four.seat]]
+                shown = " ".join(card_str(c) for c in state.hands[four.seat] if ranks.count(c >> 2) == 4)
+                return (f"{head} with four of a kind{f' ({shown})' if shown else ''} dealt to "
+                        f"{_them(self.names[four.seat])}: it wins at once.")
+            ronda = next((e for e in deal if isinstance(e, Ronda) and e.team == team and e.points), None)
+            if ronda is not None:
+                kind = "doble ronda" if ronda.kind == "doble_ronda" else "ronda"
+                return (f"{head}, reaching {won.scores[team]} with a {kind} dealt to {_them(self.names[ronda.seat])} "
+                        f"(+{ronda.points}).")
+            return head + "."
+        hand = next((e for e in events if isinstance(e, HandEnded)), None)
+        if hand is not None:
+            return (f"{head}, reaching {won.scores[team]} with the cartón of hand {hand.hand_no + 1} "
+                    f"(+{hand.carton[team]}).")
+        scored = [e for e in events if isinstance(e, (Caida, Limpia)) and e.team == team
+                  and e.points + getattr(e, "ronda_bonus", 0)]
+        if scored:
+            what = " and a ".join("caída" if isinstance(e, Caida) else "limpia" for e in scored)
+            points = sum(e.points + getattr(e, "ronda_bonus", 0) for e in scored)
+            who = _them(self.names[scored[0].seat])
+            return f"{head}, reaching {won.scores[team]} with a {what} by {who} (+{points})."
+        return head + "."
+
     def hand_over(self, e: HandEnded, state: State | None = None) -> str:
         """The end of a hand: cards per team, the cartón each scored and why a team scored none."""
         rules = self.rules
@@ -138,7 +176,7 @@ class Narrator:
         if state is not None and rules.carton_cutoff is not None:
             before = tuple(state.scores[t] - e.carton[t] for t in (0, 1))
             # the hand's dealer: the state's, or one seat before when the next hand has begun
-            dealer_team = (state.dealer if state.winner >= 0 else state.dealer - 1) % rules.players & 1
+            dealer_team = (state.dealer if state.is_over else state.dealer - 1) % rules.players & 1
             owed = carton_points(e.captured, dealer_team, (0, 0), rules)
             for t in (0, 1):
                 if owed[t] and not e.carton[t] and not below(before[t], rules.carton_cutoff):
@@ -162,7 +200,7 @@ class Narrator:
         """A team crossing a cut-off: what no longer scores for it, read from the rules."""
         rules = self.rules
         notes = []
-        if after.winner >= 0:
+        if after.is_over:
             return notes
         marks = {"rondas": rules.ronda_cutoff if rules.ronda_points else None,
                  "the ronda-caída bonus": rules.ronda_caida_cutoff if rules.ronda_caida_bonus else None,
@@ -219,6 +257,11 @@ class Narrator:
 
 def _join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _them(who: str) -> str:
+    """A seat's name as an object: "you" for "You", any other name as it is."""
+    return "you" if who == "You" else who
 
 
 def _says(who: str, verb: str) -> str:

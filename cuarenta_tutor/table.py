@@ -102,7 +102,7 @@ class Table:
     # ---- the loop ---------------------------------------------------------------------------
     @property
     def over(self) -> bool:
-        return self.state.winner >= 0
+        return self.state.is_over
 
     @property
     def to_move(self):

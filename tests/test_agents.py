@@ -41,7 +41,7 @@ def play(policies, rules, seed, check):
     state, _ = dealer.start(rules)
     for s, p in enumerate(policies):
         p.reset(s, seed)
-    while state.winner < 0:
+    while not state.is_over:
         decision = policies[state.turn].decide(state)
         check(state, decision)
         state, _ = dealer.play(state, decision.action)
@@ -76,7 +76,7 @@ def positions(count, seed=3):
     while len(out) < count:
         dealer = Dealer(seed * 100 + g)
         state, _ = dealer.start()
-        while state.winner < 0 and len(out) < count:
+        while not state.is_over and len(out) < count:
             if len(legal_actions(state)) > 2 and state.plays % 5 == 1:
                 out.append(state)
             state, _ = dealer.play(state, expert.decide(state).action)
@@ -142,7 +142,7 @@ def ronda_positions(players, count):
     while len(out) < count:
         dealer = Dealer(900 + g)
         state, _ = dealer.start(preset("standard", players=players))
-        while state.winner < 0 and len(out) < count:
+        while not state.is_over and len(out) < count:
             if any(r >= 0 for s, r in enumerate(state.rondas) if s != state.turn) and state.plays % 3 == 0:
                 out.append(state)
             state, _ = dealer.play(state, expert.decide(state).action)
@@ -253,7 +253,7 @@ def test_the_experts_kept_gains_are_what_it_reckons_afresh(monkeypatch):
         for seed in range(4):
             dealer, rng = Dealer(seed), random.Random(seed)
             state, _ = dealer.start(preset(name).with_options(players=players), 0)
-            while state.winner < 0:
+            while not state.is_over:
                 kept.append(values(state, warm))
                 fresh.append(values(state, {}))
                 state, _ = dealer.play(state, rng.choice(sorted(legal_actions(state))))
@@ -344,7 +344,7 @@ def test_shipped_model_plays_only_legal_moves_in_seeded_games(players):
         agent.reset(seat)
         for s in range(players):
             other.reset(s)
-        while state.winner < 0:
+        while not state.is_over:
             if state.turn == seat:
                 d = agent.decide(state)
                 legal = set(legal_actions(state))
@@ -372,7 +372,7 @@ def test_the_experts_terms_are_what_the_engine_says_the_play_does(name, players)
     for seed in range(6):
         dealer, rng = Dealer(seed), random.Random(seed)
         state, _ = dealer.start(preset(name).with_options(players=players), 0)
-        while state.winner < 0:
+        while not state.is_over:
             seat = state.turn
             hidden = state._replace(rondas=tuple(r if s == seat else -1 for s, r in enumerate(state.rondas)))
             for a, t in move_terms(state).items():

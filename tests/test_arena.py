@@ -75,7 +75,7 @@ def test_a_game_tallies_what_a_plain_replay_counts(players):
                     counts[side][2] += 1
             for p in policies:
                 p.observe(state, events)
-            if state.winner >= 0:
+            if state.is_over:
                 break
             decisions["a" if state.turn % 2 == a_team else "b"] += 1
             state, events = dealer.play(state, policies[state.turn].decide(state).action)

@@ -69,7 +69,7 @@ def minimax(search, state, world, team):
     """The deal's end by plain minimax, every seat knowing the world's cards: what alpha-beta must equal."""
     from cuarenta_tutor.engine import apply, legal_actions
 
-    if state.needs_deal or state.winner >= 0 or state.hand_no != world.hand_no:
+    if state.needs_deal or state.is_over or state.hand_no != world.hand_no:
         return search.outcome(state, world, team)
     values = [minimax(search, apply(state, a)[0], world, team) for a in legal_actions(state)]
     return max(values) if (state.turn & 1) == team else min(values)

@@ -59,6 +59,45 @@ def test_classify_refuses_an_unknown_preset_or_a_non_number():
         classify(math.nan)
 
 
+@pytest.mark.parametrize("loss,ci,standard,strict", [
+    (12.0, (5.0, 19.0), "mistake", "blunder"), (12.0, (4.9, 19.0), "unclear", "blunder"),
+    (16.0, (10.0, 22.0), "blunder", "blunder"), (16.0, (9.9, 22.0), "unclear", "blunder"),
+    (6.0, (0.0, 12.0), "inaccuracy", "unclear"), (6.0, (-3.0, 15.0), "unclear", "unclear"),
+    (3.0, (2.0, 4.0), "good", "inaccuracy"), (0.0, (0.0, 0.0), "best", "best"),
+])
+def test_with_an_interval_a_class_needs_its_low_end_at_the_threshold_below(loss, ci, standard, strict):
+    assert classify(loss, loss_ci95=ci) == standard and classify(loss, "strict", ci) == strict
+    assert isinstance(classify(loss, loss_ci95=ci), coach.Class)
+
+
+def test_one_class_vocabulary_for_marks_warnings_drills_and_records():
+    Class = coach.Class
+    assert [c.value for c in Class] == ["best", "good", "inaccuracy", "mistake", "blunder", "unclear"]
+    assert [c for c in Class if c.is_error] == list(coach.ERRORS) == [Class.INACCURACY, Class.MISTAKE, Class.BLUNDER]
+    assert [c for c in Class if c.is_mistake_or_worse] == [Class.MISTAKE, Class.BLUNDER]
+    assert [c for c in Class if c.is_right] == [Class.BEST, Class.GOOD]
+    assert [c.mark for c in Class] == ["", "", "?!", "?", "??", "~"]
+    assert [c.with_article for c in coach.ERRORS] == ["an inaccuracy", "a mistake", "a blunder"]
+    note = _note(50, 50, None)
+    assert note.klass is Class.BEST and json.loads(json.dumps(note.to_dict()))["klass"] == "best"
+
+
+def test_the_tutor_and_the_annotation_classify_every_move_alike_under_each_preset(position):
+    from cuarenta_tutor.tui.tutor import warning_for
+
+    state, _, take, t5, tk, t7 = position
+    # losses in every band of both presets, some with an interval too wide for their class
+    analysis = _analysis(state, [(take, 70, 3, 0, 0), (t5, 65, 3, 5, 1), (tk, 61, 3, 9, 1), (t7, 58, 3, 12, 9)])
+    for coaching in coach.THRESHOLDS:
+        for move in analysis.moves:
+            note = from_analysis(analysis, move.action, 0, coaching)
+            assert note.klass == classify(move.loss, coaching, move.loss_ci95)
+            warned = warning_for(analysis, move.action, coaching)
+            assert warned == (note.klass if note.klass.is_mistake_or_worse else None), (coaching, move.name)
+    # under strict, 5 lost is a mistake: the tutor warns, as the annotation after the move says
+    assert warning_for(analysis, t5, "strict") == "mistake" and warning_for(analysis, t5) is None
+
+
 def test_move_accuracy_is_the_share_of_the_decisions_range_kept():
     from cuarenta_tutor.analysis.classes import range_accuracy
 
@@ -193,7 +232,7 @@ def _bot_game(seed, human_seat, stop=None, coach_policy=None):
     state, events = dealer.start(rules, 0)
     record = records.new_record(rules, seed, 0, [("human", "Ana"), ("expert", "Bot")], human_seat)
     made = []
-    while state.winner < 0 and (stop is None or len(record.moves) < stop):
+    while not state.is_over and (stop is None or len(record.moves) < stop):
         for p in bots + ([coach_policy] if coach_policy else []):
             p.observe(state, events)
         seat = state.turn

@@ -39,7 +39,7 @@ def walk(rules, seed):
     cards = Dealer(seed)
     state, _ = cards.start(rules)
     yield state
-    while state.winner < 0:
+    while not state.is_over:
         if state.needs_deal:
             state, _ = cards.deal(state)
         else:
@@ -55,7 +55,7 @@ def ronda_positions(rules, count):
     """Positions of real games in which some seat announced a ronda this deal (seeds searched until found)."""
     out, seed = [], 0
     while len(out) < count:
-        found = [s for s in walk(rules, seed) if s.winner < 0 and max(s.rondas) >= 0]
+        found = [s for s in walk(rules, seed) if not s.is_over and max(s.rondas) >= 0]
         out += found[::4][:4]
         seed += 1
         assert seed < 500, "no ronda in 500 games"
@@ -178,7 +178,7 @@ def test_same_seed_gives_the_same_game_as_before(rules, seed, scores, plays, han
     cards = Dealer(seed)
     state, _ = cards.start(rules)
     log = []
-    while state.winner < 0:
+    while not state.is_over:
         legal = legal_actions(state)
         state, events = cards.play(state, legal[(state.plays * 7) % len(legal)])
         log.append(repr(events))
@@ -194,7 +194,7 @@ def test_explicit_decks_fix_every_card():
         cards = Dealer(9, decks)
         state, _ = cards.start(Rules(), dealer=0)
         dealt = {0: [], 1: [], 2: []}
-        while state.winner < 0 and state.hand_no < 2:
+        while not state.is_over and state.hand_no < 2:
             if len(state.hands[0]) == len(state.hands[1]) == 5:
                 dealt[state.hand_no] += [state.hands[(state.dealer + 1 + i) % 2] for i in range(2)]
             if state.needs_deal:
@@ -223,7 +223,7 @@ def test_for_world_deals_a_given_stock_order(players):
         assert state.needs_deal
         assert cards.next_cards(state) == tuple(order[start:start + size])
         state, events = cards.deal(state)
-        assert isinstance(events[0], Dealt) and state.winner < 0
+        assert isinstance(events[0], Dealt) and not state.is_over
         for i in range(players):
             seat = (state.dealer + 1 + i) % players
             assert state.hands[seat] == tuple(sorted(order[start + 5 * i:start + 5 * i + 5]))
@@ -255,10 +255,10 @@ def test_last_play_of_a_hand_settles_it_and_the_next_hand_awaits_its_deal(player
 def test_dealer_play_deals_within_a_hand_and_can_leave_the_next_hand_undealt():
     dealer = Dealer(21)
     state = dealer.start(Rules(), 0)[0]
-    while state.hand_no == 0 and state.winner < 0:
+    while state.hand_no == 0 and not state.is_over:
         state, events = dealer.play(state, legal_actions(state)[0], next_hand=False)
         assert state.hand_no == 1 or not state.needs_deal  # the deals of the hand itself still come
-    assert state.winner < 0 and state.needs_deal and state.stock == tuple(range(40))
+    assert not state.is_over and state.needs_deal and state.stock == tuple(range(40))
     assert not any(isinstance(e, Dealt) for e in events) and any(isinstance(e, HandEnded) for e in events)
 
 
@@ -269,7 +269,7 @@ def test_dealer_play_deals_within_a_hand_and_can_leave_the_next_hand_undealt():
 
 def positions(rules, count=24):
     """Real positions: half with a ronda announced this deal, the rest taken along games (deals due included)."""
-    plain = [s for s in walk(rules, 77) if s.winner < 0][::7]
+    plain = [s for s in walk(rules, 77) if not s.is_over][::7]
     return ronda_positions(rules, count // 2) + plain[:count - count // 2]
 
 

@@ -8,7 +8,6 @@ import pytest
 from helpers import SMALL, worst_game, worst_review
 
 from cuarenta_tutor import coach, records
-from cuarenta_tutor.analysis.classes import MISTAKE_OR_WORSE
 from cuarenta_tutor.coach import drills
 from cuarenta_tutor.coach.kinds import KINDS
 from cuarenta_tutor.engine import legal_actions
@@ -30,7 +29,7 @@ def made():
     ones: the whole game's review, made once per test run by helpers.worst_review)."""
     session = worst_game(seed=SEED)
     whole = worst_review(SEED, session.record)
-    plies = [a.ply for a in whole if a.klass in MISTAKE_OR_WORSE]
+    plies = [a.ply for a in whole if a.klass.is_mistake_or_worse]
     plies += [a.ply for a in whole if a.klass in ("inaccuracy", "unclear")][:2]
     found: list = []
     notes = coach.review(session.record, None, SMALL, plies=plies, drills=found)
@@ -39,7 +38,7 @@ def made():
 
 def test_every_mistake_and_blunder_of_the_person_becomes_a_drill_of_the_position_they_saw(made):
     record, notes, found = made
-    mistakes = [n for n in notes if n.klass in MISTAKE_OR_WORSE]
+    mistakes = [n for n in notes if n.klass.is_mistake_or_worse]
     assert len(mistakes) >= 2 and len(notes) > len(mistakes)  # the other moves reviewed make no drill
     assert [d.id for d in found] == [f"{record.game_id}:{n.ply}" for n in mistakes]
     states = records.replay(record)
@@ -93,12 +92,15 @@ def test_a_damaged_deck_is_reported_and_kept_aside_and_a_damaged_drill_is_kept_a
     stored = json.loads(path.read_text())
     broken = {**stored["drills"][0], "id": "broken", "due": "someday"}
     cut = {**stored["drills"][0], "id": "cut", "game": {**stored["drills"][0]["game"], "moves": [[1, 2]]}}
-    stored["drills"] += [broken, cut, "not a drill"]
+    awful = {**stored["drills"][0], "id": "awful",
+             "moves": [{**m, "class": "awful"} for m in stored["drills"][0]["moves"]]}  # not a Class
+    stored["drills"] += [broken, cut, awful, "not a drill"]
     path.write_text(json.dumps(stored))
     deck = drills.load_deck()
-    assert [d.id for d in deck.drills] == [found[0].id] and len(deck.problems) == 3
+    assert [d.id for d in deck.drills] == [found[0].id] and len(deck.problems) == 4
     assert all("\n" not in p for p in deck.problems) and "'broken'" in deck.problems[0]
+    assert "'awful'" in deck.problems[2] and "class is not one of best, good" in deck.problems[2]
     deck.drills[0].answer(deck.drills[0].played, NOW)
     drills.save_deck(deck)
     again = json.loads(path.read_text())["drills"]
-    assert again[1:] == [broken, cut, "not a drill"]  # written back untouched
+    assert again[1:] == [broken, cut, awful, "not a drill"]  # written back untouched

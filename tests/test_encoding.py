@@ -45,7 +45,7 @@ def game_states(count, players=2, seed=0):
     while len(out) < count:
         dealer = Dealer(seed + g)
         state, _ = dealer.start(preset("standard", players=players))
-        while state.winner < 0 and len(out) < count:
+        while not state.is_over and len(out) < count:
             out.append(state)
             state, _ = dealer.play(state, expert.decide(state).action)
         g += 1

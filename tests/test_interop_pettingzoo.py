@@ -23,7 +23,7 @@ from cuarenta_tutor.interop.gymnasium_env import CuarentaEnv  # noqa: E402
 def first_deal_wins(players: int) -> int:
     """A seed whose first deal ends the game (four of a kind)."""
     rules = preset("standard", players=players)
-    return next(s for s in itertools.count() if Dealer(s).start(rules)[0].winner >= 0)
+    return next(s for s in itertools.count() if Dealer(s).start(rules)[0].is_over)
 
 
 def random_game(env, seed: int, rng: random.Random):
@@ -70,7 +70,7 @@ def test_a_random_game_is_the_engines_game_and_rewards_its_winner(players):
     state, _ = dealer.start(rules)
     for action in actions:
         state, _ = dealer.play(state, action)
-    assert state.winner >= 0 and state == env.unwrapped.game
+    assert state.is_over and state == env.unwrapped.game
     assert final == {f"player_{s}": 1.0 if s % 2 == state.winner else -1.0 for s in range(players)}
     assert env.agents == []
 

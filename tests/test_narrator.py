@@ -155,3 +155,24 @@ def test_four_of_a_kind_shows_the_four_cards_and_the_win():
     said = Narrator(rules, ["You", "The agent"], you=0).callouts(events, state)
     assert "7♠ 7♥ 7♦ 7♣" in said[0] and "four of a kind" in said[0]
     assert said[-1] == "You win the game with four of a kind, 0-0!"
+
+
+def test_the_end_of_a_game_says_who_won_the_score_and_what_ended_it():
+    rules = preset("standard")
+    narrator = Narrator(rules, ["You", "The agent"], you=0)
+    before, after = crossing(rules, (36, 20), ["5"], "5", trailed="5")  # a caída and a limpia from 36
+    events = apply(before, match_action(parse_rank("5")))[1]
+    assert narrator.ending(events, after) == "You won 40-20, reaching 40 with a caída and a limpia by you (+4)."
+    before, after = crossing(rules, (38, 20), ["5"], "5", trailed="5")  # from 38 the limpia scores nothing
+    events = apply(before, match_action(parse_rank("5")))[1]
+    assert narrator.ending(events, after) == "You won 40-20, reaching 40 with a caída by you (+2)."
+    pile = [rank for rank in "A34567QJ" for _ in range(4)][:25]  # the agent's 25 cards: a cartón of 12 from 28
+    last = make_position(rules, hands=[["K"], []], table=["K", "2"], turn=0, scores=(20, 28), piles=([], pile))
+    ended, events = apply(last, match_action(parse_rank("K")))  # the hand's last play
+    assert ended.winner == 1 and any(isinstance(e, HandEnded) for e in events)
+    assert narrator.ending(events, ended) == "The agent won 40-20, reaching 40 with the cartón of hand 1 (+12)."
+    deck = [make_card(parse_rank("7"), s) for s in range(4)] + [c for c in range(40) if c >> 2 != 6]
+    state, events = Dealer(0, [deck]).start(rules, dealer=1)  # seat 0 is dealt the four sevens
+    assert narrator.ending(events, state) == "You won 0-0 with four of a kind (7♠ 7♥ 7♦ 7♣) dealt to you: it wins " \
+                                             "at once."
+    assert narrator.ending(events[:1], before) == ""  # the game goes on

@@ -39,7 +39,7 @@ def play_recorded(rules, seed, specs, human_seat=None, stop=None, decks=()):
     record = new_record(rules, seed, dealer, [(spec, f"P{s}") for s, spec in enumerate(specs)], human_seat,
                         decks=decks)
     states = [state]
-    while state.winner < 0 and (stop is None or len(record.moves) < stop):
+    while not state.is_over and (stop is None or len(record.moves) < stop):
         for p in policies:
             p.observe(state, events)
         seat = state.turn
@@ -92,7 +92,7 @@ def test_new_record_holds_the_setup():
 ])
 def test_replay_reproduces_every_state_of_a_whole_game(tmp_path, rules_name, players, seed, specs):
     record, states = play_recorded(preset(rules_name, players=players), seed, specs)
-    assert states[-1].winner >= 0
+    assert states[-1].is_over
     assert record.result == Result(states[-1].winner, tuple(states[-1].scores))
     assert len(record.decks) == states[-1].hand_no + 1
     path = save(record, tmp_path)
@@ -101,6 +101,24 @@ def test_replay_reproduces_every_state_of_a_whole_game(tmp_path, rules_name, pla
     assert loaded == record
     assert all(isinstance(m, MoveEntry) for m in loaded.moves) and len(loaded.moves) == states[-1].plays
     assert replay(loaded) == states
+
+
+def test_a_replayed_game_holds_the_states_events_and_decisions_of_one_replay():
+    record, states = play_recorded(preset("standard"), 2, ["greedy", "random"])
+    game = records.ReplayedGame.of(record)
+    assert list(game.states) == states and list(game.events) == records.replay_events(record)[1]
+    assert game.record is record and game.end == states[-1] and game.is_over
+    assert records.ReplayedGame.of(game) is game  # already replayed: passed on as it is
+    assert game.seats == tuple(m.seat for m in record.moves) and len(game.choices) == len(record.moves)
+    for seats in ([0], [1], [0, 1]):
+        assert game.decisions(seats) == [i for i, m in enumerate(record.moves)
+                                         if m.seat in seats and len(legal_actions(states[i])) > 1]
+    assert 0 < len(game.decisions([0, 1])) < len(record.moves)  # some moves were forced
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.states = ()
+    record.moves[3] = dataclasses.replace(record.moves[3], seat=1 - record.moves[3].seat)
+    with pytest.raises(RecordError, match="move 4"):
+        records.ReplayedGame.of(record)
 
 
 def test_replay_of_a_game_dealt_from_explicit_decks(tmp_path):

@@ -225,7 +225,7 @@ def test_callouts_of_a_caida_say_caida_and_name_who(finished):
 def test_the_session_announces_a_team_crossing_30(finished):
     _, reports, states = finished
     crossings = [(i, team) for i in range(len(reports)) for team in (0, 1)
-                 if states[i].scores[team] < 30 <= states[i + 1].scores[team] and states[i + 1].winner < 0]
+                 if states[i].scores[team] < 30 <= states[i + 1].scores[team] and not states[i + 1].is_over]
     assert crossings  # counted from the states: seed 2's game has one
     for i, team in crossings:
         who = ("You", "The agent")[team]

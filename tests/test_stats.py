@@ -7,7 +7,6 @@ import pytest
 from helpers import reviewed_worst_game, worst_game
 
 from cuarenta_tutor import coach, records
-from cuarenta_tutor.analysis.classes import MISTAKE_OR_WORSE
 from cuarenta_tutor.cli import main
 from cuarenta_tutor.coach import stats
 from cuarenta_tutor.coach.kinds import KINDS, LESSONS, kind
@@ -59,7 +58,7 @@ def test_a_games_figures_are_its_accuracy_result_opponent_and_mistakes_by_kind(r
     g = stats.game_stats(record)
     notes = [coach.read(m.annotation) for m in record.moves if m.seat == 0 and m.annotation]
     assert g.accuracy == pytest.approx(coach.game_accuracy(notes)) and g.reviewed == len(notes)
-    assert sum(g.mistakes.values()) == sum(n.klass in MISTAKE_OR_WORSE for n in notes) > 0
+    assert sum(g.mistakes.values()) == sum(n.klass.is_mistake_or_worse for n in notes) > 0
     assert g.won == (record.result.winner == 0) and g.opponent == "level club" == f"level {record.level}"
     before_levels = records.from_json({k: v for k, v in records.to_json(record).items() if k != "level"})
     assert stats.game_stats(before_levels).opponent == f"onnx {record.model.id[:8]}"

@@ -55,7 +55,7 @@ def test_tiny_training_run_exports_and_plays_a_game(tiny_model):
     state, _ = dealer.start()
     policy.reset(0)
     other = make_policy("greedy")
-    while state.winner < 0:
+    while not state.is_over:
         if state.turn == 0:
             d = policy.decide(state)
             assert d.action in legal_actions(state)

@@ -4,7 +4,7 @@ mistake (never before the best move), with take back and the better move explain
 from helpers import settle
 
 from cuarenta_tutor.analysis import Settings
-from cuarenta_tutor.analysis.classes import judge
+from cuarenta_tutor.analysis.classes import classify
 from cuarenta_tutor.app.session import GameSession
 from cuarenta_tutor.coach.advice import key_of
 from cuarenta_tutor.engine import ACTION_RANK
@@ -59,7 +59,7 @@ async def test_the_tutor_warns_before_a_clear_mistake_and_not_before_the_best_mo
         session = play.session
         assert session.human_turn and len(session.record.moves) == 2
         result = session.analyse(session.position())
-        bad = [m for m in result.moves if judge(m) in ("mistake", "blunder")]
+        bad = [m for m in result.moves if classify(m.loss, loss_ci95=m.loss_ci95).is_mistake_or_worse]
         assert bad, "this position offers a clear mistake"
         moves = len(session.record.moves)
         await press_move(pilot, session, bad[0].action)

@@ -75,7 +75,7 @@ def last_plays(seed):
     """A position with the last two cards of the first hand still to play."""
     dealer = Dealer(seed)
     state = dealer.start(Rules(), 0)[0]
-    while state.winner < 0 and (len(state.stock) > 0 or sum(map(len, state.hands)) > 2):
+    while not state.is_over and (len(state.stock) > 0 or sum(map(len, state.hands)) > 2):
         state = dealer.play(state, legal_actions(state)[0])[0]
     return state
 
@@ -88,14 +88,14 @@ def test_the_analysis_values_the_end_of_a_hand_with_the_table_for_its_rules_only
     checked = 0
     for seed in range(12):
         state = last_plays(seed)
-        if state.winner >= 0:
+        if state.is_over:
             continue
         result = analyse(state, agent, quick)
         assert result.leaf == "table"
         for move in result.moves:  # nothing is hidden now: the hand ends on one of the replies
             after = apply(state, move.action)[0]
             ends = [apply(after, a)[0] for a in legal_actions(after)]
-            if after.winner < 0 and all(end.winner < 0 for end in ends):
+            if not after.is_over and all(not end.is_over for end in ends):
                 end = next(e for e in ends if move.win_pct == pytest.approx(100 * table.win(e, state.turn & 1)))
                 # every world the same: the interval is the table entry's own error, nothing else
                 half = (move.ci95[1] - move.ci95[0]) / 2

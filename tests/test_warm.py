@@ -68,7 +68,7 @@ def test_a_version_2_network_warm_started_from_a_version_1_model_adds_the_expert
     state, _ = dealer.start(preset("standard"))
     zero = torch.zeros(1, 1, 128)
     checked = 0
-    while state.winner < 0 and checked < 12:
+    while not state.is_over and checked < 12:
         mask = torch.from_numpy(legal_mask(state))[None]
         with torch.no_grad():
             p_old = old.step(torch.from_numpy(encode(state, state.turn)[:SIZES[1]])[None], mask, zero, zero)[0][0]

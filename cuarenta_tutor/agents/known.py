@@ -38,7 +38,7 @@ def known_means(state: State) -> dict[int, float]:
     out = {}
     for a in legal_actions(state):
         after, _ = apply(state, a)
-        while after.winner < 0 and not after.needs_deal:
+        while not after.is_over and not after.needs_deal:
             after, _ = apply(after, _EXPERT.decide(after).action)
         out[a] = deal_outcome(after, state, team)
     return out
@@ -47,7 +47,7 @@ def known_means(state: State) -> dict[int, float]:
 def deal_outcome(state: State, world: State, team: int) -> float:
     """`team`'s outcome of the plays from `world` to `state`, the end of the deal (the module's docstring)."""
     diff = state.scores[team] - state.scores[1 - team] - (world.scores[team] - world.scores[1 - team])
-    if state.winner >= 0:
+    if state.is_over:
         return diff + (WIN_OUTCOME if state.winner == team else -WIN_OUTCOME)
     if state.hand_no != world.hand_no:
         return diff

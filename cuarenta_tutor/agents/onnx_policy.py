@@ -136,7 +136,7 @@ class OnnxPolicy(BasePolicy):
         if self._seen is not None and self._seen[0] is state:
             return
         encode_into(self._obs[0], state, self.seat, self.encoding)
-        mask = legal_mask(state)[None] if state.turn == self.seat and state.winner < 0 else _ALL
+        mask = legal_mask(state)[None] if state.turn == self.seat and not state.is_over else _ALL
         probs, value, h, c = self.run(self._obs, mask, self.h, self.c)
         if not (np.isfinite(probs).all() and np.isfinite(value).all()):
             raise ModelError(f"{self.path} gave a non-finite number (NaN or infinity) for this position: its weights "
@@ -163,7 +163,7 @@ class OnnxPolicy(BasePolicy):
         team = self.seat & 1
         out = {}
         for a, after, v in zip(legal, afters, values, strict=True):
-            out[a] = float(after.winner == team) if after.winner >= 0 else float(v)
+            out[a] = float(after.winner == team) if after.is_over else float(v)
         return out
 
     def _choose(self, probs: dict[int, float]) -> int:

@@ -114,7 +114,7 @@ class SearchPolicy(BasePolicy):
         """`team`'s outcome of `state` with every seat playing its best to the end of the deal, knowing the
         world's cards (alpha-beta over the deal's last plays; `solve` bounds the cards in hands where it is
         used, so the tree stays small)."""
-        if state.needs_deal or state.winner >= 0 or state.hand_no != world.hand_no:
+        if state.needs_deal or state.is_over or state.hand_no != world.hand_no:
             return self.outcome(state, world, team)
         mine = (state.turn & 1) == team
         best = -float("inf") if mine else float("inf")
@@ -132,7 +132,7 @@ class SearchPolicy(BasePolicy):
 
     def outcome(self, state: State, world: State, team: int) -> float:
         """`team`'s outcome of the plays from `world` to `state`, the horizon (see the module's docstring)."""
-        if self.carton is None or state.winner >= 0 or state.hand_no != world.hand_no:
+        if self.carton is None or state.is_over or state.hand_no != world.hand_no:
             return deal_outcome(state, world, team)
         diff = state.scores[team] - state.scores[1 - team] - (world.scores[team] - world.scores[1 - team])
         return diff + self.carton.value(state, team) - self.carton.value(world, team)

@@ -1,29 +1,82 @@
-"""Provides the classes of analysed moves (a class only where the move's paired interval supports it) and
-their accuracy.
+"""Provides the classes of analysed moves (`Class`, and `classify`, the one classifier: a class only where the
+move's paired interval supports it) and their accuracy.
 
-Thresholds are win-% points lost against the best move (Lichess: inaccuracy 5, mistake 10, blunder 15).
-A move is put in a class when its loss reaches the class's threshold and the lower end of its 95% interval
-reaches the threshold below (so noise alone does not make a mistake); a loss at a threshold whose interval
-does not support it is "unclear".
+Thresholds are win-% points lost against the best move (Lichess: inaccuracy 5, mistake 10, blunder 15; the
+"strict" preset 2/4/8 matches gnubg's bands). A move is put in a class when its loss reaches the class's
+threshold and, given the loss's 95% interval, the lower end of it reaches the threshold below (so noise alone
+does not make a mistake); a loss at a threshold whose interval does not support it is "unclear". Without an
+interval (one forward pass of the network) the loss alone decides.
 """
 
 from __future__ import annotations
 
+import math
+from enum import StrEnum
+
 THRESHOLDS = {"standard": (5.0, 10.0, 15.0), "strict": (2.0, 4.0, 8.0)}
-MISTAKE_OR_WORSE = ("mistake", "blunder")
+"""Per coaching preset, the loss in win-% points at which a move is an inaccuracy, a mistake, a blunder."""
 
 
-def judge(move, preset: str = "standard") -> str:
-    """"best", "good", "inaccuracy", "mistake", "blunder", or "unclear" for an analysed move (a MoveEval)."""
+class Class(StrEnum):
+    """The class of a played move; its value is the word records, JSON and the screens carry."""
+
+    BEST = "best"
+    GOOD = "good"
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+    UNCLEAR = "unclear"
+    """A loss at a threshold that the interval does not support."""
+
+    @property
+    def is_error(self) -> bool:
+        """An inaccuracy, a mistake or a blunder: what a review marks, lists when it changes, and jumps to."""
+        return self in (Class.INACCURACY, Class.MISTAKE, Class.BLUNDER)
+
+    @property
+    def is_mistake_or_worse(self) -> bool:
+        """A mistake or a blunder: what the tutor warns about, a drill is made of, and stats count."""
+        return self in (Class.MISTAKE, Class.BLUNDER)
+
+    @property
+    def is_right(self) -> bool:
+        """The best move, or one within the inaccuracy threshold: a right answer to a drill."""
+        return self in (Class.BEST, Class.GOOD)
+
+    @property
+    def mark(self) -> str:
+        """The annotation mark of a move list: "?!", "?", "??", "~" (unclear), "" (best, good)."""
+        return {Class.INACCURACY: "?!", Class.MISTAKE: "?", Class.BLUNDER: "??", Class.UNCLEAR: "~"}.get(self, "")
+
+    @property
+    def with_article(self) -> str:
+        """"an inaccuracy", "a mistake", "a blunder"; "best", "good", "unclear" as they are."""
+        if not self.is_error:
+            return self.value
+        return ("an " if self.value[0] in "aeiou" else "a ") + self.value
+
+
+ERRORS = (Class.INACCURACY, Class.MISTAKE, Class.BLUNDER)
+"""The errors, mildest first (the order of a review's counts)."""
+
+
+def classify(loss: float, preset: str = "standard", loss_ci95=None) -> Class:
+    """The class of a move that loses `loss` win-% points against the best; with `loss_ci95` (low, high), the
+    analysis's interval of it, a class only where its low end reaches the threshold below, else UNCLEAR.
+    ValueError for an unknown preset or a loss that is not a number."""
+    if preset not in THRESHOLDS:
+        raise ValueError(f"unknown coaching preset {preset!r}; choose one of: {', '.join(THRESHOLDS)}")
+    if not math.isfinite(loss):
+        raise ValueError(f"a loss is a number of win-% points, not {loss!r}")
+    if loss <= 0:
+        return Class.BEST
     inaccuracy, mistake, blunder = THRESHOLDS[preset]
-    low = move.loss_ci95[0]
-    if move.loss <= 0:
-        return "best"
-    for name, at, floor in (("blunder", blunder, mistake), ("mistake", mistake, inaccuracy),
-                            ("inaccuracy", inaccuracy, 0.0)):
-        if move.loss >= at:
-            return name if low >= floor else "unclear"
-    return "good"
+    low = loss if loss_ci95 is None else loss_ci95[0]
+    for klass, at, floor in ((Class.BLUNDER, blunder, mistake), (Class.MISTAKE, mistake, inaccuracy),
+                             (Class.INACCURACY, inaccuracy, 0.0)):
+        if loss >= at:
+            return klass if low >= floor else Class.UNCLEAR
+    return Class.GOOD
 
 
 SPREAD = 2.0

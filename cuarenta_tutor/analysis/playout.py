@@ -159,7 +159,7 @@ class Playouts:
 
     def _settle(self, lane: Lane, team: int) -> None:
         """Value a lane that needs no network: the game is over, or the hand ended and a leaf values it."""
-        if lane.state.winner >= 0:
+        if lane.state.is_over:
             lane.value = float(lane.state.winner == team)
         elif self.leaf is not None and lane.state.hand_no != lane.hand_no:
             lane.value = float(self.leaf(lane.state, team))

@@ -23,7 +23,7 @@ from ..agents.onnx_policy import OnnxPolicy
 from ..engine import Dealer, Rules, knows_every_card, legal_actions
 from ..table import Table
 from .analyse import MoveEval, Settings, analyse
-from .classes import MISTAKE_OR_WORSE, judge, move_accuracy
+from .classes import classify, move_accuracy
 from .parallel import agent_for, analyse_positions
 
 REFERENCE = Settings(worlds=4096, round_worlds=256, min_worlds=1 << 30, budget_s=0, horizon="game", seed=7919)
@@ -144,7 +144,7 @@ def validate(positions: int = 40, seed: int = 1, settings: Settings | None = Non
             win, loss = truth[move.action].win_pct, truth[move.action].loss
             errors.append(move.win_pct - win)
             covered.append(move.ci95[0] <= win <= move.ci95[1])
-            is_flagged = judge(move) in MISTAKE_OR_WORSE
+            is_flagged = classify(move.loss, loss_ci95=move.loss_ci95).is_mistake_or_worse
             flagged += is_flagged
             false_alarms += is_flagged and loss < 5
             if loss >= 10:

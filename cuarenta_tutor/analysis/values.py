@@ -92,7 +92,7 @@ def simulate(agent, rules: Rules, starts: list, hands: int, seed: int) -> list[l
     out = [[] for _ in starts]
     for lane in lanes:
         s = lane.state
-        out[lane.move].append(s.winner if s.winner >= 0 else (tuple(s.scores), s.dealer))
+        out[lane.move].append(s.winner if s.is_over else (tuple(s.scores), s.dealer))
     return out
 
 

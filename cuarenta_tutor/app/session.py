@@ -178,7 +178,7 @@ class GameSession:
 
     @property
     def over(self) -> bool:
-        return self.state.winner >= 0
+        return self.state.is_over
 
     @property
     def adaptive(self) -> bool:

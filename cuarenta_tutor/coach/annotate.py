@@ -7,7 +7,7 @@ win percentage (0..100) for the mover's team.
 - A move's *loss* is the best move's win % minus the played one's; classes follow Lichess' thresholds
   (inaccuracy 5, mistake 10, blunder 15 points; the "strict" preset 2/4/8 matches gnubg's bands), and with
   the analysis a class is given only where the loss's 95% interval supports it, else "unclear"
-  (analysis/classes.py).
+  (analysis/classes.py: `Class`, and `classify`, the one classifier).
 - A move's *accuracy* is the share of the decision's range the played move kept: 100 for the best move, 0
   for the worst, 100 * (played - worst) / (best - worst), as mjai-reviewer rates moves; decisions where
   every move is within 2 points of the others do not count. A game's accuracy is the mean over the
@@ -19,15 +19,11 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, fields
 
-from ..analysis.classes import THRESHOLDS, judge, range_accuracy
+from ..analysis.classes import Class, classify, range_accuracy
 from ..engine import State, legal_actions
 from ..narrator import move_name
 from ..resources import version
 from ..table import Decision
-
-PRESETS = THRESHOLDS
-"""Loss thresholds in win-% points for inaccuracy, mistake, blunder."""
-CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder", "unclear")
 
 
 @dataclass(frozen=True)
@@ -81,8 +77,7 @@ class Annotation:
     best_name: str
     win_best: float
     loss: float
-    klass: str
-    """One of CLASSES."""
+    klass: Class
     accuracy: float | None
     """Share of the decision's range the move kept (see the module doc); None where the moves hardly differ."""
     provenance: dict
@@ -97,6 +92,9 @@ class Annotation:
     """{"played": [caída risk, limpia risk], "best": [...]}: the share of worlds where the other side's next play
     is a caída or a limpia after each move (the analysis only; coach/kinds.py reads it)."""
 
+    def __post_init__(self):
+        object.__setattr__(self, "klass", Class(self.klass))  # a class's word ("mistake") is read as its Class
+
     @property
     def model_id(self) -> str:
         return str(self.provenance.get("model", ""))
@@ -108,6 +106,7 @@ class Annotation:
     def to_dict(self) -> dict:
         """A plain dict for a game record."""
         out = asdict(self)
+        out["klass"] = self.klass.value
         out["ci95"], out["loss_ci95"] = (None if v is None else list(v) for v in (self.ci95, self.loss_ci95))
         return out
 
@@ -129,14 +128,15 @@ class Annotation:
             if f.name == "worlds" and v is None:
                 v = 0
             kind = {"int": int, "float": (int, float), "float | None": (int, float), "str": str, "dict": dict,
-                    "tuple | None": (list, tuple), "dict | None": dict}[f.type]
+                    "tuple | None": (list, tuple), "dict | None": dict, "Class": str}[f.type]
             if isinstance(v, bool) or not isinstance(v, kind):
                 raise ValueError(f"annotation field {f.name!r} is {v!r}, not a {f.type}")
             if isinstance(v, float) and not math.isfinite(v):
                 raise ValueError(f"annotation field {f.name!r} is {v!r}, not a number")
             values[f.name] = float(v) if f.type.startswith("float") else v
-        if values["klass"] not in CLASSES:
-            raise ValueError(f"annotation class {values['klass']!r} is not one of {', '.join(CLASSES)}")
+        if values["klass"] not in set(Class):
+            raise ValueError(f"annotation class {values['klass']!r} is not one of {', '.join(Class)}")
+        values["klass"] = Class(values["klass"])
         for name in ("ci95", "loss_ci95"):
             if values[name] is not None:
                 if len(values[name]) != 2 or not all(isinstance(x, (int, float)) for x in values[name]):
@@ -150,26 +150,8 @@ class Annotation:
         return cls(**values)
 
 
-def classify(loss: float, preset: str = "standard") -> str:
-    """The class of a move by its loss in win-% points alone: blunder, mistake, inaccuracy, good, or best."""
-    if preset not in PRESETS:
-        raise ValueError(f"unknown coaching preset {preset!r}; choose one of: {', '.join(PRESETS)}")
-    if not math.isfinite(loss):
-        raise ValueError(f"a loss is a number of win-% points, not {loss!r}")
-    inaccuracy, mistake, blunder = PRESETS[preset]
-    if loss >= blunder:
-        return "blunder"
-    if loss >= mistake:
-        return "mistake"
-    if loss >= inaccuracy:
-        return "inaccuracy"
-    return "good" if loss > 0 else "best"
-
-
 def from_analysis(analysis, action: int, ply: int, preset: str = "standard") -> Annotation:
     """Judge `action` from the analysis of its position (made from the mover's view)."""
-    if preset not in PRESETS:
-        raise ValueError(f"unknown coaching preset {preset!r}; choose one of: {', '.join(PRESETS)}")
     played = next((m for m in analysis.moves if m.action == action), None)
     if played is None:
         raise ValueError(f"{action!r} is not a legal move here")
@@ -177,7 +159,7 @@ def from_analysis(analysis, action: int, ply: int, preset: str = "standard") -> 
     provenance = {"method": "analysis", "model": analysis.model_id, "settings": analysis.settings.to_json(),
                   "leaf": analysis.leaf, "version": version()}
     return Annotation(ply, analysis.seat, action, played.name, best.win_pct, played.win_pct, best.action, best.name,
-                      best.win_pct, played.loss, judge(played, preset),
+                      best.win_pct, played.loss, classify(played.loss, preset, played.loss_ci95),
                       range_accuracy([m.win_pct for m in analysis.moves], played.win_pct), provenance,
                       played.ci95, played.loss_ci95, played.worlds,
                       move_risks(played, best))

@@ -1,5 +1,5 @@
-"""Provides the coach's commands that print: `review GAME --text`, `review GAME --json` (luck vs skill) and
-`stats [--json]`."""
+"""Provides the coach's commands that print: `review GAME --text`, `review GAME --json` (luck vs skill, how the
+game ended and every analysed decision) and `stats [--json]`."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ def review_flags_problem(args) -> str | None:
 
 
 def review_text(args) -> int:
-    """Print a saved game with the coach's annotations (--text) or its luck vs skill (--json). Moves not yet
+    """Print a saved game with the coach's annotations (--text), or as one JSON object (--json) its luck vs
+    skill, how it ended and every seat's analysed decisions ("moves": coach.review.moves_json). Moves not yet
     analysed with this model and these settings are analysed first (a progress bar) and stored back in the
     file, what changed is listed, and the person's mistakes become drills."""
     from .. import records
@@ -26,7 +27,18 @@ def review_text(args) -> int:
     from ..agents.onnx_policy import OnnxPolicy, default_model_path
     from ..analysis.parallel import default_jobs
     from . import drills, luck
-    from .review import decisions, format_review, is_current, read, review, review_settings, reviewed_seats, store
+    from .review import (
+        decisions,
+        ending,
+        format_review,
+        is_current,
+        moves_json,
+        read,
+        review,
+        review_settings,
+        reviewed_seats,
+        store,
+    )
 
     if not args.game:
         games, problems = records.list_games()
@@ -44,18 +56,19 @@ def review_text(args) -> int:
     say = (lambda text: print(text, file=sys.stderr)) if args.json else print
     try:
         record = records.load(args.game)
+        game = records.ReplayedGame.of(record)  # the one replay of this review
         seats = reviewed_seats(record, args.seat)
         analysed = list(range(len(record.seats))) if args.json else seats  # luck vs skill judges every side
         settings = review_settings(record, args.model, args.worlds)
         model_id = OnnxPolicy(args.model).model_id
-        stale = [p for p in decisions(record, analysed)
+        stale = [p for p in decisions(game, analysed)
                  if args.worlds or not is_current(record.moves[p].annotation, model_id, settings)]
         if stale:
             made: list = []
             with progress_bar("reviewing") as advance:
-                annotations = review(record, args.model, settings, analysed, progress=advance, plies=stale,
+                annotations = review(game, args.model, settings, analysed, progress=advance, plies=stale,
                                      drills=made, jobs=args.jobs or default_jobs())
-            changes = store(record, annotations, analysed)
+            changes = store(game, annotations, analysed)
             records.save(record, path=args.game)
             say(f"Reviewed {len(annotations)} moves on the analysis; saved in {args.game}")
             for line in changes:
@@ -67,11 +80,12 @@ def review_text(args) -> int:
                 say(f"  {added} new drill(s) from your mistakes: cuarenta-tutor drills")
         if args.json:
             seat = seats[0] if args.seat is not None or record.human_seat is None else record.human_seat
-            split = luck.split(record, seat % 2, args.model or default_model_path(), model_id)
-            print(json.dumps({"game": record.game_id, "seat": seat, **split.to_json()}))
+            split = luck.split(game, seat % 2, args.model or default_model_path(), model_id)
+            print(json.dumps({"game": record.game_id, "seat": seat, **split.to_json(),
+                              "ending": ending(game) or None, "moves": moves_json(game)}))
             return 0
         annotations = [note for m in record.moves if m.seat in seats and (note := read(m.annotation))]
-        print(format_review(record, annotations))
+        print(format_review(game, annotations))
     except (records.RecordError, ModelError, OSError, ValueError) as err:
         print(f"cuarenta-tutor review: {err}", file=sys.stderr)
         return 2

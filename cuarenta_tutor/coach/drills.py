@@ -18,7 +18,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from .. import records
-from ..analysis.classes import MISTAKE_OR_WORSE, judge
+from ..analysis.classes import Class, classify
 from ..narrator import why_better
 from .annotate import move_risks
 from .kinds import kind
@@ -27,8 +27,6 @@ SCHEMA = 1
 BOX_DAYS = (0, 1, 3, 7, 16, 35)
 """Days until a drill in each box is due again (box 0: at once)."""
 NUMBERS = ("action", "win_pct", "loss", "caida_risk", "limpia_risk")
-RIGHT = ("best", "good")
-"""The classes of an answer that counts as right: the best move, or one within the inaccuracy threshold."""
 
 
 def deck_path() -> Path:
@@ -51,7 +49,7 @@ class Drill:
     played: int
     """The action played in the game."""
     moves: list
-    """Every legal move's analysis there (`MoveEval.to_json()` and its "class")."""
+    """Every legal move's analysis there (`MoveEval.to_json()` and its "class", a Class's word)."""
     kind: str
     created: str
     box: int = 0
@@ -90,6 +88,8 @@ class Drill:
                 raise ValueError("its box or its moves do not fit")
             if not all(isinstance(m[k], (int, float)) for m in drill.moves for k in NUMBERS):
                 raise ValueError("a move's numbers are missing")
+            if not all(m.get("class") in set(Class) for m in drill.moves):
+                raise ValueError(f"a move's class is not one of {', '.join(Class)}")
         except (TypeError, KeyError, ValueError, records.RecordError) as err:
             raise ValueError(f"drill {data.get('id', '?')!r} cannot be read ({err})") from None
         return drill
@@ -97,7 +97,7 @@ class Drill:
     def answer(self, action: int, when: datetime) -> tuple[bool, str]:
         """Judge an answer, move the drill to its next box and due date, and say why: (right, feedback)."""
         chosen, best, played = self.move(action), self.best, self.move(self.played)
-        right = chosen["class"] in RIGHT
+        right = Class(chosen["class"]).is_right
         self.box = min(self.box + 1, len(BOX_DAYS) - 1) if right else 0
         self.due = _at(when + timedelta(days=BOX_DAYS[self.box]))
         self.answers.append({"when": _at(when), "action": action, "right": right})
@@ -112,7 +112,7 @@ def _win(m: dict) -> str:
 
 def feedback(state, chosen: dict, best: dict, played: dict) -> str:
     """The numbers of the chosen move against the best, and the narrator's reason where it is worse."""
-    if chosen["class"] in RIGHT:
+    if Class(chosen["class"]).is_right:
         head = f"{chosen['move']}: win {_win(chosen)}" + (", the best move." if chosen["loss"] <= 0 else
                                                           f", within {chosen['loss']:.1f} points of the best.")
     else:
@@ -123,25 +123,26 @@ def feedback(state, chosen: dict, best: dict, played: dict) -> str:
         if reasons:
             head += f" It {'; it '.join(reasons)}."
     if chosen["action"] != played["action"]:
-        head += f" In the game you played {played['move']} ({_win(played)}, a {played['class']})."
+        head += f" In the game you played {played['move']} ({_win(played)}, {Class(played['class']).with_article})."
     return head
 
 
-def make(record, found, preset: str = "standard") -> list[Drill]:
+def make(game: records.GameRecord | records.ReplayedGame, found, preset: str = "standard") -> list[Drill]:
     """Drills from a review's analyses `found` ([(ply, Analysis)]) of the person's moves that are mistakes or
-    blunders."""
+    blunders (`game` replayed, or a record to replay)."""
+    game = records.ReplayedGame.of(game)
+    record, states = game.record, game.states
     if record.human_seat is None:
         return []
-    states = records.replay(record)
     out = []
     for ply, analysis in found:
         move = record.moves[ply]
         played = analysis.move(move.action)
-        if move.seat != record.human_seat or judge(played, preset) not in MISTAKE_OR_WORSE:
+        if move.seat != record.human_seat or not classify(played.loss, preset, played.loss_ci95).is_mistake_or_worse:
             continue
         game = replace(record, moves=[replace(m, annotation=None) for m in record.moves[:ply]], result=None,
                        takebacks=[])
-        moves = [{**m.to_json(), "class": judge(m, preset)} for m in analysis.moves]
+        moves = [{**m.to_json(), "class": classify(m.loss, preset, m.loss_ci95).value} for m in analysis.moves]
         best = analysis.best
         now = _at(datetime.now(timezone.utc))
         out.append(Drill(f"{record.game_id}:{ply}", records.to_json(game), move.seat, move.action, moves,

@@ -6,8 +6,10 @@ much the decisions did (as gnubg splits a backgammon game).
   view (the analysis of its own decisions), so the other side's hidden cards never make a move look bad.
 - *Win change* runs between hand boundaries, where nothing is hidden: before a hand's first deal the win %
   is the hand-value table's (analysis/values.py: the scores and the next dealer hold the whole position),
-  and at the end of the game it is 100 or 0. Under rules with no table the hand's first analysed decision
-  stands in (so a hand's figures run to the next hand's first decision, and its luck holds that deal).
+  and at the end of a finished game it is 100 or 0, whatever ended it: the cartón, a play, or a deal that a
+  play brought about (four of a kind, a ronda reaching the target), which then counts in the hand of that
+  play. Under rules with no table the hand's first analysed decision stands in (so a hand's figures run to
+  the next hand's first decision, and its luck holds that deal).
 - *Luck* is the rest, win change minus skill: the deals, and what the other side's hidden cards turned out
   to be. Luck + skill = win change for every hand and for the game, by construction.
 
@@ -19,8 +21,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from ..analysis.values import for_model
-from ..engine import Rules, apply, initial_state, legal_actions, parse_card
-from ..records import GameRecord, replay
+from ..engine import Rules, apply, initial_state, parse_card
+from ..records import GameRecord, ReplayedGame
 from .review import read
 
 
@@ -70,26 +72,32 @@ class GameLuck:
                           "moves": sum(h.moves for h in self.hands), "missing": sum(h.missing for h in self.hands)}}
 
 
-def boundaries(record: GameRecord) -> tuple[list, list]:
-    """The states before each move, and per hand (start ply, end ply, state at its end before the next deal)."""
-    states = replay(record)
-    hands, start = [], 0
-    for i, move in enumerate(record.moves):
+def boundaries(game: ReplayedGame) -> list:
+    """Per hand (start ply, end ply, the state at its end): the game's last state where the game ended (whatever
+    ended it, a deal included), else the state before the next hand's deal; None for the hand the game stopped
+    in."""
+    states, hands, start = game.states, [], 0
+    for i, move in enumerate(game.moves):
         after = states[i + 1]
-        if after.hand_no != states[i].hand_no or after.winner >= 0:
-            ended, _ = apply(states[i], move.action, parse_card(move.card))
+        if after.is_over:
+            hands.append((start, i + 1, after))
+            start = i + 1
+        elif after.hand_no != states[i].hand_no:
+            ended, _ = apply(states[i], move.action, parse_card(move.card))  # the play alone: before the next deal
             hands.append((start, i + 1, ended))
             start = i + 1
-    if start < len(record.moves):
-        hands.append((start, len(record.moves), None))  # the hand the game stopped in
-    return states, hands
+    if start < len(game.moves):
+        hands.append((start, len(game.moves), None))  # the hand the game stopped in
+    return hands
 
 
-def split(record: GameRecord, team: int, model=None, model_id: str = "") -> GameLuck:
+def split(game: GameRecord | ReplayedGame, team: int, model=None, model_id: str = "") -> GameLuck:
     """Luck vs skill per hand for `team`, from the annotations in the record (every seat's decisions should
     be analysed: `missing` counts those that are not). `model`/`model_id` pick the hand-value table."""
+    game = ReplayedGame.of(game)
+    record = game.record
     rules = Rules().with_options(**record.rules)
-    states, hands = boundaries(record)
+    hands = boundaries(game)
     table = for_model(str(model), model_id, rules) if model is not None and model_id else None
     notes = [read(m.annotation) for m in record.moves]
 
@@ -101,7 +109,7 @@ def split(record: GameRecord, team: int, model=None, model_id: str = "") -> Game
         return None if note is None else mine(note, note.win_before)
 
     def value_at(ended) -> float:
-        if ended.winner >= 0:
+        if ended.is_over:
             return 100.0 if ended.winner == team else 0.0
         return 100.0 * table.win(ended, team)
 
@@ -109,7 +117,7 @@ def split(record: GameRecord, team: int, model=None, model_id: str = "") -> Game
     begin = 100.0 * table.win(initial_state(rules, record.first_dealer), team) if table else None
     for k, (lo, hi, ended) in enumerate(hands):
         start = begin if table else first_decision(lo, hi)
-        if ended is not None and (table or ended.winner >= 0):
+        if ended is not None and (table or ended.is_over):
             end = value_at(ended)
         elif ended is not None and k + 1 < len(hands):
             end = first_decision(*hands[k + 1][:2])
@@ -120,7 +128,7 @@ def split(record: GameRecord, team: int, model=None, model_id: str = "") -> Game
             break  # nothing analysed to anchor the hand: the split stops here
         own = sum(n.loss for n in notes[lo:hi] if n is not None and n.seat % 2 == team)
         other = sum(n.loss for n in notes[lo:hi] if n is not None and n.seat % 2 != team)
-        decisions = [i for i in range(lo, hi) if len(legal_actions(states[i])) > 1]
+        decisions = [i for i in range(lo, hi) if game.choices[i]]
         analysed = sum(notes[i] is not None for i in decisions)
         skill = other - own
         out.append(HandLuck(k + 1, start, end, end - start, end - start - skill, skill, own, other, analysed,

@@ -1,6 +1,9 @@
 """Provides the review of a saved game on the possible-worlds analysis: every decision of the reviewed seats
 analysed again, annotations with intervals and provenance, what changed since the last review, and the
-annotated game as text."""
+annotated game as text.
+
+The functions that read a game's positions take it as a records.ReplayedGame (a review replays its record once
+and passes that on) or as a GameRecord, which they replay."""
 
 from __future__ import annotations
 
@@ -9,12 +12,12 @@ from dataclasses import replace
 from ..analysis import analyse_game
 from ..analysis.analyse import INTERACTIVE, Settings
 from ..analysis.calibrate import settings_for
-from ..engine import Rules, legal_actions
+from ..analysis.classes import ERRORS, Class
+from ..engine import Rules
 from ..narrator import Narrator, move_name
-from ..records import GameRecord, replay, replay_events, result_text
+from ..records import GameRecord, ReplayedGame, result_text
 from .annotate import Annotation, accuracy_by_group, from_analysis, game_accuracy
 
-ERRORS = ("inaccuracy", "mistake", "blunder")
 REVIEW = replace(INTERACTIVE, budget_s=0.0)
 """A review's settings: the hints' worlds without their time budget, so a review gives the same numbers on
 any machine."""
@@ -35,10 +38,9 @@ def reviewed_seats(record: GameRecord, seat: int | None = None) -> list[int]:
     return [record.human_seat] if record.human_seat is not None else list(range(len(record.seats)))
 
 
-def decisions(record: GameRecord, seats) -> list[int]:
+def decisions(game: GameRecord | ReplayedGame, seats) -> list[int]:
     """The plies where one of `seats` had a choice (more than one legal move)."""
-    states = replay(record)
-    return [i for i, m in enumerate(record.moves) if m.seat in seats and len(legal_actions(states[i])) > 1]
+    return ReplayedGame.of(game).decisions(seats)
 
 
 def read(annotation: dict | None) -> Annotation | None:
@@ -57,30 +59,35 @@ def is_current(annotation: dict | None, model_id: str, settings: Settings) -> bo
             and note.provenance.get("settings") == settings.to_json())
 
 
-def review(record: GameRecord, model=None, settings: Settings | None = None, seats=None, preset: str = "standard",
-           progress=None, plies=None, drills: list | None = None, jobs: int = 1) -> list[Annotation]:
+def review(game: GameRecord | ReplayedGame, model=None, settings: Settings | None = None, seats=None,
+           preset: str = "standard", progress=None, plies=None, drills: list | None = None,
+           jobs: int = 1) -> list[Annotation]:
     """Annotate every decision of `seats` (default: reviewed_seats), or only those in `plies`, from the
     analysis in `jobs` processes (the same annotations with any number); `progress(done, total)` after each;
     the person's mistakes and blunders are appended to `drills` as drills (coach/drills.py). RecordError names
     a move that does not fit."""
+    game = ReplayedGame.of(game)
+    record = game.record
     settings = settings or review_settings(record, model)
     seats = reviewed_seats(record) if seats is None else list(seats)
     if plies is None:
-        plies = decisions(record, seats)
-    found = analyse_game(record, settings, plies=plies, model=model, progress=progress, jobs=jobs)
+        plies = game.decisions(seats)
+    found = analyse_game(game, settings, plies=plies, model=model, progress=progress, jobs=jobs)
     if drills is not None:
         from .drills import make
 
-        drills += make(record, found, preset)
+        drills += make(game, found, preset)
     return [from_analysis(analysis, record.moves[ply].action, ply, preset) for ply, analysis in found]
 
 
-def store(record: GameRecord, annotations, seats) -> list[str]:
+def store(game: GameRecord | ReplayedGame, annotations, seats) -> list[str]:
     """Put a review's annotations into the record, keeping those of other decisions (the reviewed seats'
     moves without a choice lose any old one); returns what changed: a line per move that was or now is an
     inaccuracy, a mistake or a blunder and changed class ("was a mistake, now good")."""
+    game = ReplayedGame.of(game)
+    record = game.record
     new = {a.ply: a for a in annotations}
-    chosen = set(decisions(record, seats))
+    chosen = set(game.decisions(seats))
     names = {s.seat: s.name for s in record.seats}
     lines = []
     for ply, move in enumerate(record.moves):
@@ -89,30 +96,58 @@ def store(record: GameRecord, annotations, seats) -> list[str]:
         before = read(move.annotation)
         note = new.get(ply)
         if before and note:
-            if before.klass != note.klass and {before.klass, note.klass} & set(ERRORS):
+            if before.klass != note.klass and (before.klass.is_error or note.klass.is_error):
                 how = "" if before.method == note.method else f" ({before.method})"
                 lines.append(f"move {ply + 1} ({names.get(move.seat, move.seat)}, {note.name}): was "
-                             f"{_a(before.klass)}{how}, now {note.klass}")
+                             f"{before.klass.with_article}{how}, now {note.klass}")
         record.annotate(ply, note)
     return lines
 
 
-def _a(klass: str) -> str:
-    """"an inaccuracy", "a mistake", "a blunder"; "best", "good", "unclear" as they are."""
-    return klass if klass not in ERRORS else ("an " if klass[0] in "aeiou" else "a ") + klass
+def narrator_for(record: GameRecord) -> Narrator:
+    """The narrator of a saved game: its rules, its seats' names, the person's seat."""
+    return Narrator(Rules().with_options(**record.rules), [s.name for s in record.seats], record.human_seat)
 
 
-def format_review(record: GameRecord, annotations) -> str:
-    """The annotated game as plain text, one line per move, then accuracy per player (for --text and screen
-    readers)."""
-    states, events = replay_events(record)
+def ending(game: GameRecord | ReplayedGame) -> str:
+    """How a finished game ended, in a sentence: who won, the score, what ended it (Narrator.ending); "" for an
+    unfinished one."""
+    game = ReplayedGame.of(game)
+    return narrator_for(game.record).ending(game.events[-1], game.end)
+
+
+def moves_json(game: GameRecord | ReplayedGame, seats=None) -> list[dict]:
+    """One object per annotated decision of `seats` (default: every seat), in the order played, for `review
+    --json`: its ply, seat, action (id and name), the mover's win % after it with its 95% interval (None for the
+    network's), the loss against the best move, its class and the best move."""
+    game = ReplayedGame.of(game)
+    out = []
+    for ply in game.decisions(range(len(game.record.seats)) if seats is None else seats):
+        note = read(game.moves[ply].annotation)
+        if note is None:
+            continue
+        out.append({"ply": ply, "seat": note.seat, "action": note.action, "move": note.name,
+                    "win_pct": round(note.win_after, 2),
+                    "ci95": None if note.ci95 is None else [round(x, 2) for x in note.ci95],
+                    "loss": round(note.loss, 2), "class": note.klass.value, "best_action": note.best_action,
+                    "best_move": note.best_name, "method": note.method})
+    return out
+
+
+def format_review(game: GameRecord | ReplayedGame, annotations) -> str:
+    """The annotated game as plain text: how it ended, one line per move, then accuracy per player (for --text
+    and screen readers)."""
+    game = ReplayedGame.of(game)
+    record, states, events = game.record, game.states, game.events
     by_ply = {a.ply: a for a in annotations}
     names = {s.seat: s.name + (" (you)" if s.seat == record.human_seat else "") for s in record.seats}
-    narrator = Narrator(Rules().with_options(**record.rules), [s.name for s in record.seats], record.human_seat)
+    narrator = narrator_for(record)
     width = max(len(n) for n in names.values())
     lines = [f"Game {record.game_id}: {record.rules_preset or 'custom'} rules, {len(record.seats)} players, "
              f"{result_text(record)}",
              "Seats: " + ", ".join(f"{s.seat} {s.name} ({s.player})" for s in record.seats)]
+    if game.is_over:
+        lines.append("How it ended: " + narrator.ending(events[-1], game.end))
     if record.takebacks:
         lines.append(f"Moves were taken back {len(record.takebacks)} time(s) in this game")
     lines += provenance_lines(by_ply.values())
@@ -138,7 +173,7 @@ def format_review(record: GameRecord, annotations) -> str:
         per_hand = accuracy_by_group(mine, [hand_of.get(a.ply, 0) for a in mine])
         hands = ", ".join(f"hand {h} {percent(acc)}" for h, acc in per_hand.items())
         counts = ", ".join(f"{sum(a.klass == k for a in mine)} {k}"
-                           for k in ("inaccuracy", "mistake", "blunder", "unclear"))
+                           for k in (*ERRORS, Class.UNCLEAR))
         lines.append(f"  {names[seat]}: {percent(game_accuracy(mine), 1)} over {len(mine)} moves ({counts}); {hands}")
     if not by_ply:
         lines.append("  no move was annotated")

@@ -13,7 +13,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .. import records
-from ..analysis.classes import MISTAKE_OR_WORSE
 from .annotate import game_accuracy
 from .kinds import KINDS, LESSONS, kind
 from .review import read
@@ -53,10 +52,10 @@ def game_stats(record) -> GameStats | None:
         return None
     notes = [(i, n) for i, m in enumerate(record.moves) if m.seat == seat and (n := read(m.annotation))]
     mistakes: dict = {}
-    if any(n.klass in MISTAKE_OR_WORSE for _, n in notes):
+    if any(n.klass.is_mistake_or_worse for _, n in notes):
         states = records.replay(record)
         for i, n in notes:
-            if n.klass in MISTAKE_OR_WORSE:
+            if n.klass.is_mistake_or_worse:
                 k = kind(states[i], n.action, n.best_action, n.risks)
                 mistakes[k] = mistakes.get(k, 0) + 1
     others = [s for s in record.seats if s.seat % 2 != seat % 2]

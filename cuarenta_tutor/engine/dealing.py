@@ -76,7 +76,7 @@ class Dealer:
         `next_hand` False a play that ends the hand leaves the next hand awaiting its first deal."""
         hand_no = state.hand_no
         state, events = apply(state, action, card)
-        if not any(state.hands) and state.stock and state.winner < 0 and (next_hand or state.hand_no == hand_no):
+        if not any(state.hands) and state.stock and not state.is_over and (next_hand or state.hand_no == hand_no):
             state, dealt = self.deal(state)
             events += dealt
         return state, events

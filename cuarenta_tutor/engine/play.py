@@ -60,7 +60,7 @@ def legal_actions(state: State) -> tuple[int, ...]:
     last = _LAST  # one read: another thread may replace it, never half of it
     if last[0] is state:
         return last[1]
-    if state.winner >= 0:
+    if state.is_over:
         return ()
     rules = state.rules
     table = state.table_packed
@@ -85,7 +85,7 @@ def legal_actions(state: State) -> tuple[int, ...]:
 
 def check_action(state: State, action, card: int | None = None) -> None:
     """Raise IllegalMove with a reason a person can read if `action` is not legal now."""
-    if state.winner >= 0:
+    if state.is_over:
         raise IllegalMove(f"the game is over: team {state.winner} has won {state.scores[0]}-{state.scores[1]}",
                           "game_over")
     if state.needs_deal:
@@ -258,7 +258,7 @@ def deal(state: State, cards) -> tuple[State, tuple]:
     n = rules.players
     size = CARDS_PER_DEAL * n
     stock = state.stock
-    if state.winner >= 0 or any(state.hands) or not stock:
+    if state.is_over or any(state.hands) or not stock:
         raise IllegalMove("no deal is due: a seat still holds cards, the stock is empty or the game is over",
                           "no_deal_due")
     try:

@@ -22,7 +22,7 @@ def render(state: State, seat: int, ascii_only: bool = False) -> str:
             lines.append(f"Seat {s} (you, team {s & 1}): {show(state.hands[s])}")
         else:
             lines.append(f"Seat {s} (team {s & 1}): {len(state.hands[s])} cards")
-    if state.winner >= 0:
+    if state.is_over:
         lines.append(f"Game over: team {state.winner} wins {state.scores[0]}-{state.scores[1]}")
     elif state.needs_deal:
         lines.append(f"Next: seat {state.dealer} deals; seat {state.turn} leads")

@@ -73,7 +73,7 @@ class State(NamedTuple):
     @property
     def needs_deal(self) -> bool:
         """Whether the next step is a deal (a chance step), not a play: every hand is empty, cards remain."""
-        return self.winner < 0 and not any(self.hands) and bool(self.stock)
+        return not self.is_over and not any(self.hands) and bool(self.stock)
 
     def team_of(self, seat: int) -> int:
         return seat & 1

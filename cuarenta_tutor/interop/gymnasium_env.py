@@ -53,7 +53,7 @@ def observation_space() -> spaces.Dict:
 def observation(state: State, seat: int) -> dict:
     """What `seat` observes: the encoding of the state from it, and its legal actions as an int8 mask (zeros when
     another seat is to move or the game is over)."""
-    mask = legal_mask(state) if state.turn == seat and state.winner < 0 else np.zeros(N_ACTIONS, dtype=bool)
+    mask = legal_mask(state) if state.turn == seat and not state.is_over else np.zeros(N_ACTIONS, dtype=bool)
     return {"observation": encode(state, seat), "action_mask": mask.astype(np.int8)}
 
 
@@ -132,7 +132,7 @@ class CuarentaEnv(gymnasium.Env):
             return observation(self.table.state, self.seat), -1.0, True, False, found
         self.table.run()
         state = self.table.state
-        self.done = state.winner >= 0
+        self.done = state.is_over
         reward = 0.0 if not self.done else 1.0 if state.winner == self.seat % 2 else -1.0
         return observation(state, self.seat), reward, self.done, False, info(state, self.seat)
 

@@ -115,7 +115,7 @@ class CuarentaState(pyspiel.State):
 
     def _dealing(self) -> bool:
         s = self.engine
-        return s is None or (s.winner < 0 and not any(s.hands) and bool(s.stock))
+        return s is None or (not s.is_over and not any(s.hands) and bool(s.stock))
 
     def _truncated(self) -> bool:
         return self.engine is not None and self.engine.hand_no >= self.max_hands
@@ -128,7 +128,7 @@ class CuarentaState(pyspiel.State):
         return self.engine.turn
 
     def is_terminal(self):
-        return self.engine is not None and (self.engine.winner >= 0 or self._truncated())
+        return self.engine is not None and (self.engine.is_over or self._truncated())
 
     def _legal_actions(self, player):
         return sorted(legal_actions(self.engine))
@@ -163,7 +163,7 @@ class CuarentaState(pyspiel.State):
 
     def returns(self):
         n = self.rules.players
-        if self.engine is None or self.engine.winner < 0:
+        if self.engine is None or not self.engine.is_over:
             return [0.0] * n
         return [1.0 if seat % 2 == self.engine.winner else -1.0 for seat in range(n)]
 
@@ -264,7 +264,7 @@ class HandRolloutEvaluator(Evaluator):
             else:
                 actions = working.legal_actions()
                 working.apply_action(actions[self.rng.randint(len(actions))])
-        if working.engine.winner >= 0:
+        if working.engine.is_over:
             return np.array(working.returns())
         lead = (working.engine.scores[0] - start[0]) - (working.engine.scores[1] - start[1])
         value = max(-1.0, min(1.0, lead / 20.0))

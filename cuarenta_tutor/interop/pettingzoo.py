@@ -72,7 +72,7 @@ class raw_env(AECEnv):
         for game_seed in game_seeds(seed, self.np_random):
             self.dealer = Dealer(game_seed)
             self.game, _ = self.dealer.start(self.rules)
-            if self.game.winner < 0:
+            if not self.game.is_over:
                 break
         self.game_seed = game_seed
         self.agents = self.possible_agents[:]
@@ -95,10 +95,9 @@ class raw_env(AECEnv):
         self.game, _ = self.dealer.play(self.game, as_action(action))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        winner = self.game.winner
-        if winner >= 0:
+        if self.game.is_over:
             for a in self.agents:
-                self.rewards[a] = 1.0 if self.seats[a] % 2 == winner else -1.0
+                self.rewards[a] = 1.0 if self.seats[a] % 2 == self.game.winner else -1.0
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
         self._update()

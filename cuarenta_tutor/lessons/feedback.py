@@ -42,7 +42,7 @@ def _threat(state: State, action: int) -> str | None:
     """The best capture the opponent who plays next (seat 1) could answer with, over the ranks they may hold
     (points, then cards)."""
     after = apply(state, action)[0]
-    if after.needs_deal or not after.hands[1] or after.winner >= 0:
+    if after.needs_deal or not after.hands[1] or after.is_over:
         return None  # the deal (or the game) is over: the reply is on new cards
     unseen, pool, best = unseen_counts(after, 0), unseen_cards(after, 0), None
     for rank in range(10):

@@ -7,6 +7,7 @@ from .record import (
     ModelRef,
     MoveEntry,
     RecordError,
+    ReplayedGame,
     Result,
     SeatEntry,
     from_json,
@@ -40,8 +41,9 @@ from .store import (
 )
 
 __all__ = [
-    "SCHEMA_VERSION", "GameRecord", "ModelRef", "MoveEntry", "RecordError", "Result", "SeatEntry", "from_json",
-    "new_record", "now", "replay", "replay_events", "result_text", "to_json", "DATA_ENV", "MAX_BYTES", "GameSummary",
+    "SCHEMA_VERSION", "GameRecord", "ModelRef", "MoveEntry", "RecordError", "ReplayedGame", "Result", "SeatEntry",
+    "from_json", "new_record", "now", "replay", "replay_events", "result_text", "to_json", "DATA_ENV", "MAX_BYTES",
+    "GameSummary",
     "aside", "clean_leftovers", "data_dir", "delete", "games_dir", "latest_unfinished", "list_games", "load",
     "mean_accuracy", "models_dir", "save", "summarize", "write_atomic", "write_card", "when_text", "LEVELS",
     "NewGame", "Settings", "load_settings", "save_settings", "settings_path",

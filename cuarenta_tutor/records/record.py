@@ -3,7 +3,8 @@
 A record holds the rules, the seed, the first dealer and the deck order of every hand started, the seats
 and who played them, and every move (action id, card, the coach's annotation). JSON is the file format
 (records/store.py reads and writes the files); in code the entries are small frozen values. `replay`
-reproduces every state exactly; anything that does not fit raises `RecordError`.
+reproduces every state exactly; anything that does not fit raises `RecordError`. A `ReplayedGame` is a record
+replayed once, to pass to everything that reads its positions.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import unicodedata
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 
-from ..engine import N_ACTIONS, Dealer, IllegalMove, Rules, State, action_to_string, seeded_deck
+from ..engine import N_ACTIONS, Dealer, IllegalMove, Rules, State, action_to_string, legal_actions, seeded_deck
 from ..engine.cards import DECK_SIZE, card_str, parse_card
 from ..engine.rules import preset_name
 
@@ -146,7 +147,7 @@ class GameRecord:
         """Note a state reached by the moves: the decks of the hands started, and the result once it is over."""
         while len(self.decks) <= state.hand_no:
             self.decks.append(_deck_strings(seeded_deck(self.seed, len(self.decks))))
-        if state.winner >= 0 and self.result is None:
+        if state.is_over and self.result is None:
             self.result = Result(state.winner, tuple(state.scores))
             self.updated = now()
 
@@ -284,7 +285,7 @@ def replay_events(record: GameRecord) -> tuple[list[State], list[tuple]]:
     for i, m in enumerate(record.moves):
         name = action_to_string(m.action) if _is_int(m.action) and 0 <= m.action < N_ACTIONS else repr(m.action)
         head = f'{where}: move {i + 1} (seat {m.seat}, "{name}") does not fit the game'
-        if state.winner >= 0:
+        if state.is_over:
             raise RecordError(f"{head}: the game was already over; the record is damaged")
         if m.seat != state.turn:
             raise RecordError(f"{head}: it was seat {state.turn}'s turn; the record is damaged")
@@ -300,6 +301,56 @@ def replay_events(record: GameRecord) -> tuple[list[State], list[tuple]]:
 def replay(record: GameRecord) -> list[State]:
     """The states from the start through every move (len(moves) + 1); RecordError names a move that does not fit."""
     return replay_events(record)[0]
+
+
+@dataclass(frozen=True)
+class ReplayedGame:
+    """A game record played through the engine once, for everything that reads its positions: a review, its
+    annotations, luck vs skill, drills, the review screen. Build it once with `ReplayedGame.of(record)` and pass
+    it on. `record` is the same object (annotations stored in it show through); its moves must not change."""
+
+    record: GameRecord
+    states: tuple
+    """The state before each move, then the last one: len(moves) + 1 states."""
+    events: tuple
+    """Per state, the events that led to it: the first deal's, then each move's (with any deal it brought about,
+    so a game that ends on a deal ends with that deal's events)."""
+    choices: tuple
+    """Per move, whether its mover had a choice (more than one legal move): the decisions a review analyses."""
+
+    @classmethod
+    def of(cls, game: GameRecord | ReplayedGame) -> ReplayedGame:
+        """`game` replayed, or as it is when it already is a ReplayedGame; RecordError names a move that does not
+        fit."""
+        if isinstance(game, ReplayedGame):
+            return game
+        states, events = replay_events(game)
+        return cls(game, tuple(states), tuple(events), tuple(len(legal_actions(s)) > 1 for s in states[:-1]))
+
+    @property
+    def moves(self) -> list:
+        """The record's MoveEntry per move."""
+        return self.record.moves
+
+    @property
+    def seats(self) -> tuple:
+        """Per move, the seat that made it."""
+        return tuple(m.seat for m in self.record.moves)
+
+    @property
+    def end(self) -> State:
+        """The state after the last move."""
+        return self.states[-1]
+
+    @property
+    def is_over(self) -> bool:
+        return self.end.is_over
+
+    def decisions(self, seats) -> list[int]:
+        """The plies where one of `seats` had a choice."""
+        seats = set(seats)
+        return [i for i, (seat, choice) in enumerate(zip(self.seats, self.choices, strict=True))
+                if choice and seat in seats]
 
 
 def result_text(record: GameRecord) -> str:

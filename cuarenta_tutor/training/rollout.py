@@ -187,7 +187,7 @@ class Rollout:
         else:
             table.step()
         state = table.state
-        if state.winner < 0:
+        if not state.is_over:
             return
         control, per = games.control[g], self.per
         for s in range(len(control)):

@@ -240,7 +240,7 @@ class PlayScreen(Screen):
     def check_move(self, action: int, card: int) -> None:
         """Warn before a clear mistake (the tutor's modal), else play."""
         state, result = self.analysis
-        klass = warning_for(result, action)
+        klass = warning_for(result, action, self.session.coach_preset)
         if klass is None:
             self.play_checked(action, card)
             return
@@ -257,7 +257,7 @@ class PlayScreen(Screen):
         self.query_one(AgentPanel).moves = ()
         note = report.annotation
         extra = [f"Coach: {note.klass} ({note.win_after:.0f}%{coach.margin_text(note)} after; best {note.best_name} "
-                 f"{note.win_best:.0f}%)"] if note and note.klass in ("inaccuracy", "mistake", "blunder") else []
+                 f"{note.win_best:.0f}%)"] if note and note.klass.is_error else []
         self.after_move(report, report.callouts + extra)
 
     def action_take_back(self) -> None:

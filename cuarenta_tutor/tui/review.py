@@ -16,14 +16,15 @@ from textual.worker import get_current_worker
 
 from .. import coach, records
 from ..agents.onnx_policy import file_sha256
-from ..analysis.classes import MISTAKE_OR_WORSE
+from ..analysis.classes import Class
 from ..analysis.parallel import default_jobs
 from ..coach import drills
 from ..engine import Rules, card_str, parse_card
 from ..narrator import Narrator
 from .widgets import cards_text, move_name
 
-MISTAKES = ("inaccuracy", "mistake", "blunder")
+STYLES = {Class.BLUNDER: "bold red", Class.MISTAKE: "red", Class.INACCURACY: "yellow", Class.UNCLEAR: "dim"}
+"""How a move's class is shown (green for the rest)."""
 
 
 class LuckTable(ModalScreen):
@@ -137,11 +138,18 @@ class ReviewGame(Screen):
         self.path = path
         self.record = records.load(path)
         self.seats = coach.reviewed_seats(self.record, seat)
-        self.states, self.events = records.replay_events(self.record)
+        self.game = records.ReplayedGame.of(self.record)
+        """The record replayed once: the screen, the review worker, luck vs skill and the drills all read it."""
+        self.states, self.events = self.game.states, self.game.events
         self.human = self.seats[0] if seat is not None or self.record.human_seat is None else self.record.human_seat
         self.narrator = Narrator(Rules().with_options(**self.record.rules), [s.name for s in self.record.seats],
                                  self.human)
         self.read_notes()
+
+    @property
+    def ending(self) -> str:
+        """How the game ended, in a sentence ("" while unfinished)."""
+        return self.narrator.ending(self.events[-1], self.states[-1])
 
     def read_notes(self) -> None:
         self.notes = [coach.read(m.annotation) if m.seat in self.seats else None for m in self.record.moves]
@@ -169,13 +177,12 @@ class ReviewGame(Screen):
 
     def fill_move_list(self) -> None:
         """Every move, its mover and the class of its annotation; choosing one shows it."""
-        marks = {"inaccuracy": "?!", "mistake": "?", "blunder": "??", "unclear": "~"}
         menu = self.query_one("#move-list", OptionList)
         menu.clear_options()
         for i, move in enumerate(self.record.moves):
             note = self.notes[i]
             who = "you" if move.seat == self.record.human_seat else self.record.seats[move.seat].name[:3]
-            mark = marks.get(note.klass, "") if note else ""
+            mark = note.klass.mark if note else ""
             menu.add_option(Option(f"{i + 1:3d} {who:<3} {move_name(self.states[i], move.action)[:13]:<13}{mark:>2}",
                                    id=str(i)))
         menu.add_option(Option("    end of the game", id=str(len(self.record.moves))))
@@ -196,11 +203,13 @@ class ReviewGame(Screen):
                     ", ".join(f"{i + 1}: {coach.percent(a)}" for i, a in per_hand))
         if self.record.takebacks:
             text.append(f"   ({len(self.record.takebacks)} takeback(s))")
+        if self.ending:
+            text.append("\n" + self.ending)
         for line in coach.provenance_lines(mine):
             text.append("\n" + line, style="dim")
         self.query_one("#summary", Static).update(text)
         self.query_one(Sparkline).data = [n.win_after for n in mine] or [50.0]
-        self.luck = coach.luck.split(self.record, self.human % 2, self.app.model, self.model_id)
+        self.luck = coach.luck.split(self.game, self.human % 2, self.app.model, self.model_id)
         line = coach.luck.summary_line(self.luck)
         self.query_one("#luck", Static).update(line + ("  (t: per hand)" if self.luck.hands else ""))
 
@@ -230,7 +239,7 @@ class ReviewGame(Screen):
     def run_review(self, settings, again: bool) -> None:
         """The reviewed seats' moves first (they fill the move list and make drills), then the other side's (for
         luck vs skill), each posted when done."""
-        record = self.record
+        record, game = self.record, self.game
         others = [s for s in range(len(record.seats)) if s not in self.seats]
         worker = get_current_worker()
 
@@ -243,14 +252,14 @@ class ReviewGame(Screen):
             known = {d.id for d in drills.load_deck().drills}
             for seats, whose in ((self.seats, "your" if self.human == record.human_seat else "the reviewed"),
                                  (others, "the other side's")):
-                fresh = [p for p in coach.decisions(record, seats)
+                fresh = [p for p in game.decisions(seats)
                          if again or not coach.is_current(record.moves[p].annotation, self.model_id, settings)
                          or self.drill_missing(p, known)]
                 if not fresh:
                     continue
                 self.post_message(self.Progress(0, len(fresh), whose))
                 made: list = []
-                annotations = coach.review(record, self.app.model_path, settings, seats, plies=fresh, drills=made,
+                annotations = coach.review(game, self.app.model_path, settings, seats, plies=fresh, drills=made,
                                            jobs=default_jobs(),
                                            progress=lambda done, total, w=whose: progress(done, total, w))
                 added, _ = drills.add_drills(made)
@@ -268,7 +277,7 @@ class ReviewGame(Screen):
         drills existed, or its drill was lost): analysing it again makes one."""
         move = self.record.moves[ply]
         note = coach.read(move.annotation)
-        return (move.seat == self.record.human_seat and note is not None and note.klass in MISTAKE_OR_WORSE
+        return (move.seat == self.record.human_seat and note is not None and note.klass.is_mistake_or_worse
                 and f"{self.record.game_id}:{ply}" not in known)
 
     @on(Progress)
@@ -287,7 +296,7 @@ class ReviewGame(Screen):
             changes.update(f"The review stopped: {message.error}")
             self.app.report_error(message.error)
             return
-        lines = coach.store(self.record, message.annotations, message.seats)
+        lines = coach.store(self.game, message.annotations, message.seats)
         try:
             records.save(self.record, path=self.path)
         except OSError as err:
@@ -334,7 +343,8 @@ class ReviewGame(Screen):
                 t.append_text(cards_text(state.hands[seat], empty="(none)"))
         self.query_one("#position", Static).update(t)
         if self.ply >= len(self.record.moves):
-            self.query_one("#move", Static).update("End of the game.")
+            self.query_one("#move", Static).update(f"End of the game. {self.ending}" if self.ending else
+                                                   "End of the moves: the game was not finished.")
             return
         move = self.record.moves[self.ply]
         line = Text(f"{self.who(move.seat)} played {move_name(state, move.action)} "
@@ -344,8 +354,7 @@ class ReviewGame(Screen):
             line.append("  · " + "; ".join(notes))
         note = self.notes[self.ply]
         if note:
-            style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow", "unclear": "dim"}.get(
-                note.klass, "green")
+            style = STYLES.get(note.klass, "green")
             line.append(f"\n{note.klass}", style=style)
             line.append(f": win {note.win_after:.0f}%{coach.margin_text(note)}")
             if note.action != note.best_action:
@@ -369,7 +378,7 @@ class ReviewGame(Screen):
     def action_mistake(self, direction: int) -> None:
         i = self.ply + direction
         while 0 <= i < len(self.notes):
-            if self.notes[i] and self.notes[i].klass in MISTAKES:
+            if self.notes[i] and self.notes[i].klass.is_error:
                 self.ply = i
                 return
             i += direction

@@ -10,17 +10,15 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from ..analysis.classes import judge
+from ..analysis.classes import Class, classify
 from ..narrator import why_better
 
-TUTOR_CLASSES = ("mistake", "blunder")
-"""Moves the tutor warns about (classes.judge: the interval must support the class)."""
 
-
-def warning_for(analysis, action: int) -> str | None:
-    """The class of a move worth a warning, or None."""
-    klass = judge(analysis.move(action))
-    return klass if klass in TUTOR_CLASSES else None
+def warning_for(analysis, action: int, preset: str = "standard") -> Class | None:
+    """The class of a move worth a warning (a mistake or a blunder, the interval supporting it), or None."""
+    move = analysis.move(action)
+    klass = classify(move.loss, preset, move.loss_ci95)
+    return klass if klass.is_mistake_or_worse else None
 
 
 class TutorWarning(ModalScreen[str]):
@@ -29,7 +27,7 @@ class TutorWarning(ModalScreen[str]):
     BINDINGS = [Binding("p", "choose('play')", "Play it anyway"), Binding("t", "choose('back')", "Take it back"),
                 Binding("s", "show", "Show the better move"), Binding("escape", "choose('back')", "Back", show=False)]
 
-    def __init__(self, state, analysis, action: int, klass: str):
+    def __init__(self, state, analysis, action: int, klass: Class):
         super().__init__()
         self.state, self.analysis, self.action, self.klass = state, analysis, action, klass
 

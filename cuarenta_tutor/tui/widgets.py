@@ -85,12 +85,12 @@ class SeatsView(Static):
         t = Text()
         for seat, where in ((2, "North"), (1, "East"), (3, "West")):
             name = f"{where} ({seat_word(state, seat)})" if seat == 2 else where
-            turn = state.turn == seat and state.winner < 0
+            turn = state.turn == seat and not state.is_over
             t.append(f"{'▶ ' if turn else ''}{name}: {len(state.hands[seat])} cards", style="bold" if turn else "")
             if state.rondas[seat] >= 0:
                 t.append(" ronda!", style="yellow")
             t.append("   ")
-        if state.turn == 0 and state.winner < 0:
+        if state.turn == 0 and not state.is_over:
             t.append("▶ your turn", style="bold green")
         self.update(t)
 
