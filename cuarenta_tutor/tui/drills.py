@@ -14,8 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from .. import records
-from ..coach import drills as deck_file
+from ..app import files
 from ..engine import legal_actions
 from ..narrator import move_name
 from .widgets import cards_text
@@ -56,7 +55,7 @@ class DrillScreen(Screen):
 
     def serve(self) -> None:
         """Show the drill due longest, or when the next one is due."""
-        self.deck = deck_file.load_deck()
+        self.deck = files.load_deck()
         for problem in self.deck.problems:
             self.notify(problem, severity="warning", timeout=10, markup=False)
         when = self.now()
@@ -78,7 +77,7 @@ class DrillScreen(Screen):
         menu.display = True
         try:
             state = self.drill.state()
-        except records.RecordError as err:  # checked on load; a record format change would show here
+        except files.RecordError as err:  # checked on load; a record format change would show here
             self.app.report_error(err)
             return
         self.show_position(state, len(due))
@@ -91,8 +90,8 @@ class DrillScreen(Screen):
     def show_position(self, state, due: int) -> None:
         drill, seat = self.drill, self.drill.seat
         game = drill.game
-        title = Text(f"Drill · {due} due · box {drill.box} of {len(deck_file.BOX_DAYS) - 1} · "
-                     f"a {drill.kind} from your game of {records.when_text(game['created'])}", style="bold")
+        title = Text(f"Drill · {due} due · box {drill.box} of {len(files.BOX_DAYS) - 1} · "
+                     f"a {drill.kind} from your game of {files.when_text(game['created'])}", style="bold")
         self.query_one("#title", Static).update(title)
         mine, theirs = state.scores[seat % 2], state.scores[1 - seat % 2]
         t = Text(f"Score: you {mine}, them {theirs} · cartón: you {len(state.piles[seat % 2])}, them "
@@ -114,7 +113,7 @@ class DrillScreen(Screen):
         right, text = self.drill.answer(int(event.option.id), self.now())
         self.answered = True
         try:
-            deck_file.save_deck(self.deck)
+            files.save_deck(self.deck)
         except OSError as err:
             self.app.report_error(err)
         out = Text("✓ Right. " if right else "✗ Not this one. ", style="bold green" if right else "bold red")

@@ -13,11 +13,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from .. import players, records
-from ..agents.onnx_contract import ModelError
-from ..agents.onnx_policy import default_model_path, file_sha256, load_session
-from ..app.session import available_models
-from ..coach import drills, stats
+from ..app import files
 from ..engine import PRESET_NOTES, PRESETS
 
 LEVEL_TEXT = {"beginner": "beginner: the agent, with half its moves at random",
@@ -27,14 +23,14 @@ LEVEL_TEXT = {"beginner": "beginner: the agent, with half its moves at random",
 BANNER = "Cuarenta Tutor\nLearn and play Ecuador's fishing card game against a coaching agent."
 
 
-class NewGame(ModalScreen[records.NewGame | None]):
+class NewGame(ModalScreen[files.NewGame | None]):
     """Rules preset, players, level of play, who deals first, an optional seed."""
 
     BINDINGS = [Binding("escape", "cancel", "Back")]
 
     def __init__(self, level: str = "club"):
         super().__init__()
-        self.level = level if level in players.LEVELS else "club"
+        self.level = level if level in files.LEVELS else "club"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog") as dialog:
@@ -47,9 +43,9 @@ class NewGame(ModalScreen[records.NewGame | None]):
                           ("2 v 2: you and an agent partner against two agents", 4)],
                          value=2, allow_blank=False, id="players")
             yield Label("Level of play")
-            rung = players.rung_name(players.load_ladder().spec)
+            rung = files.rung_name(files.load_ladder().spec)
             texts = {**LEVEL_TEXT, "adaptive": f"{LEVEL_TEXT['adaptive']} (now: {rung})"}
-            yield Select([(texts[name], name) for name in players.LEVELS], value=self.level, allow_blank=False,
+            yield Select([(texts[name], name) for name in files.LEVELS], value=self.level, allow_blank=False,
                          id="level")
             with Horizontal(id="dealer-seed"):
                 with Vertical():
@@ -74,7 +70,7 @@ class NewGame(ModalScreen[records.NewGame | None]):
     def start(self) -> None:
         seed_text = self.query_one("#seed", Input).value.strip()
         dealer = self.query_one("#dealer", Select).value
-        self.dismiss(records.NewGame(rules=self.query_one("#rules", Select).value,
+        self.dismiss(files.NewGame(rules=self.query_one("#rules", Select).value,
                                      players=self.query_one("#players", Select).value,
                                      level=self.query_one("#level", Select).value,
                                      dealer=None if dealer == "random" else int(dealer),
@@ -88,10 +84,10 @@ def model_label(path) -> str:
     """"cuarenta-a2c-lstm (967dfd4d, shipped)": a model's name, short sha256 and where it comes from."""
     path = Path(path)
     try:
-        sha = file_sha256(path)[:8]
+        sha = files.file_sha256(path)[:8]
     except OSError:
         sha = "missing"
-    where = "shipped" if path.parent == default_model_path().parent else "yours"
+    where = "shipped" if path.parent == files.default_model_path().parent else "yours"
     return f"{path.stem} ({sha}, {where})"
 
 
@@ -106,7 +102,7 @@ class ModelChoice(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(f"The agent plays with a model (yours are in {records.models_dir()})")
+            yield Static(f"The agent plays with a model (yours are in {files.models_dir()})")
             yield OptionList(*[Option(("● " if m == self.current else "  ") + model_label(m), id=str(i))
                                for i, m in enumerate(self.models)], id="choices")
 
@@ -138,17 +134,17 @@ class HomeScreen(Screen):
         self.query_one("#model", Static).update(f"Model: {model_label(self.app.model)}  (m to choose another)")
 
     def action_choose_model(self) -> None:
-        self.app.push_screen(ModelChoice(available_models(), self.app.model), self.model_chosen)
+        self.app.push_screen(ModelChoice(files.available_models(), self.app.model), self.model_chosen)
 
     def model_chosen(self, path: Path | None) -> None:
         if path is None:
             return
         try:
-            load_session(path)  # a damaged file is refused here, not at the first move
-        except ModelError as err:
+            files.load_session(path)  # a damaged file is refused here, not at the first move
+        except files.ModelError as err:
             self.app.report_error(err)
             return
-        self.app.model_path = None if path == default_model_path() else path
+        self.app.model_path = None if path == files.default_model_path() else path
         self.app.change_settings(model=self.app.model_path)
         self.show_model()
         self.notify(f"The agent now plays with {model_label(path)}.")
@@ -178,12 +174,12 @@ class HomeScreen(Screen):
     @work(thread=True, exclusive=True, group="home")
     def read_games(self) -> None:
         """Read the games folder, the drills and the progress off the event loop (they may be many)."""
-        games, skipped = records.list_games(self.app.folder)
-        deck = drills.load_deck()
-        history, more = stats.load(self.app.folder)
+        games, skipped = files.list_games(self.app.folder)
+        deck = files.load_deck()
+        history, more = files.load_stats(self.app.folder)
         problems = [f"Skipped a saved file: {p}" for p in skipped] + deck.problems + [p for p in more
                                                                                      if p not in skipped]
-        self.post_message(self.GamesRead(games, problems, len(deck.due()), stats.weak_spot(history)))
+        self.post_message(self.GamesRead(games, problems, len(deck.due()), files.weak_spot(history)))
 
     @on(GamesRead)
     def games_read(self, message: GamesRead) -> None:
@@ -203,7 +199,7 @@ class HomeScreen(Screen):
         menu.add_option(Option("New game  (n)", id="new"))
         self.unfinished = next((g for g in games if not g.finished), None)
         if self.unfinished:
-            menu.add_option(Option(f"Continue unfinished game from {records.when_text(self.unfinished.created)}  (c)",
+            menu.add_option(Option(f"Continue unfinished game from {files.when_text(self.unfinished.created)}  (c)",
                                    id="continue"))
         menu.add_option(Option("Review saved games  (r)", id="review"))
         menu.add_option(Option(f"Drills from your mistakes{f', {self.due} due' if self.due else ''}  (d)",

@@ -10,7 +10,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from .. import lessons as lesson_data
+from ..app import files
 from ..engine import legal_actions
 from ..narrator import move_name
 from .widgets import cards_text
@@ -30,8 +30,8 @@ class LessonList(Screen):
 
     def on_mount(self) -> None:
         try:
-            self.lessons = lesson_data.load_lessons()
-        except lesson_data.LessonError as err:
+            self.lessons = files.load_lessons()
+        except files.LessonError as err:
             self.lessons = []
             self.query_one("#problems", Static).update(f"The lessons could not be read: {err}")
         self.refill()
@@ -40,7 +40,7 @@ class LessonList(Screen):
         self.refill()
 
     def refill(self) -> None:
-        progress = lesson_data.load_progress()
+        progress = files.load_progress()
         menu = self.query_one(OptionList)
         highlighted = menu.highlighted
         menu.clear_options()
@@ -102,7 +102,7 @@ class LessonView(Screen):
 
     def show_position(self) -> None:
         lesson = self.lesson
-        progress = lesson_data.load_progress()
+        progress = files.load_progress()
         if not lesson.positions:
             self.query_one("#position", Static).update("")
             return
@@ -111,7 +111,7 @@ class LessonView(Screen):
         solved = position.id in progress.solved.get(lesson.id, ())
         t = Text(f"Position {self.pos + 1}/{len(lesson.positions)}{'  ✓ solved' if solved else ''}\n", style="bold")
         t.append(position.prompt + "\n")
-        t.append("\n".join(lesson_data.seat_lines(state)) + "\nTable: ")
+        t.append("\n".join(files.seat_lines(state)) + "\nTable: ")
         t.append_text(cards_text(state.table))
         t.append("\nYour hand: ")
         t.append_text(cards_text(state.hands[0]))
@@ -134,7 +134,7 @@ class LessonView(Screen):
         if right:
             last = self.pos + 1 >= len(self.lesson.positions)
             out.append("\n→ next position" if not last else "\nLesson done: n for the next lesson", style="dim")
-            if last and self.lesson is lesson_data.last_rules_lesson(self.lessons):
+            if last and self.lesson is files.last_rules_lesson(self.lessons):
                 out.append("\nYou know the rules now: press g to play your first game!", style="bold")
         box.update(out)
 
@@ -142,12 +142,12 @@ class LessonView(Screen):
         if not self.lesson.positions or not 1 <= n <= min(9, len(self.moves)):
             return
         position = self.lesson.positions[self.pos]
-        right, text = lesson_data.feedback(position, self.moves[n - 1])
+        right, text = files.feedback(position, self.moves[n - 1])
         self.answered = (right, text)
         if right:
-            progress = lesson_data.load_progress()
+            progress = files.load_progress()
             progress.mark(self.lesson.id, position.id)
-            lesson_data.save_progress(progress)
+            files.save_progress(progress)
         self.show_position()
         self.call_after_refresh(self.query_one("#feedback", Static).scroll_visible, animate=False)
 

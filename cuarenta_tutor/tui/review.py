@@ -14,15 +14,12 @@ from textual.widgets import DataTable, Footer, OptionList, ProgressBar, Sparklin
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from .. import coach, records
-from ..agents.onnx_policy import file_sha256
-from ..analysis.classes import Class
-from ..analysis.parallel import default_jobs
-from ..coach import drills
+from ..app import coaching, files
 from ..engine import Rules, card_str, parse_card
 from ..narrator import Narrator
 from .widgets import cards_text, move_name
 
+Class = coaching.Class
 STYLES = {Class.BLUNDER: "bold red", Class.MISTAKE: "red", Class.INACCURACY: "yellow", Class.UNCLEAR: "dim"}
 """How a move's class is shown (green for the rest)."""
 
@@ -39,8 +36,8 @@ class LuckTable(ModalScreen):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static("Luck vs skill, in win-% points for your side (escape to close)", id="title")
-            yield Static("\n".join(coach.luck.table_lines(self.luck)) + "\n\n" +
-                         coach.luck.summary_line(self.luck) + "\n\nSkill: the other side's losses against the "
+            yield Static("\n".join(coaching.luck.table_lines(self.luck)) + "\n\n" +
+                         coaching.luck.summary_line(self.luck) + "\n\nSkill: the other side's losses against the "
                          "best move minus yours. Luck: the rest of the change (the deals, and the cards the "
                          "other side turned out to hold).")
 
@@ -76,7 +73,7 @@ class ReviewList(Screen):
     @work(thread=True, exclusive=True, group="review-list")
     def read_games(self) -> None:
         """Read and summarise every saved game off the event loop."""
-        self.post_message(self.GamesRead(*records.list_games(self.app.folder, accuracy=coach.summary_accuracy)))
+        self.post_message(self.GamesRead(*files.list_games(self.app.folder, accuracy=coaching.summary_accuracy)))
 
     @on(GamesRead)
     def games_read(self, message: GamesRead) -> None:
@@ -85,7 +82,7 @@ class ReviewList(Screen):
         table = self.query_one(DataTable)
         for g in games:
             acc = "-" if g.accuracy is None else f"{g.accuracy:.0f}%"
-            table.add_row(records.when_text(g.created), "2 v 2" if g.players == 4 else "1 v 1", g.result, acc,
+            table.add_row(files.when_text(g.created), "2 v 2" if g.players == 4 else "1 v 1", g.result, acc,
                           g.rules_preset or "custom", (g.model or "-")[:8])
         self.query_one("#problems", Static).update(
             "\n".join(f"Skipped: {p}" for p in problems[:5]) or ("" if games else "No saved games yet."))
@@ -136,9 +133,9 @@ class ReviewGame(Screen):
     def __init__(self, path, seat: int | None = None):
         super().__init__()
         self.path = path
-        self.record = records.load(path)
-        self.seats = coach.reviewed_seats(self.record, seat)
-        self.game = records.ReplayedGame.of(self.record)
+        self.record = files.load(path)
+        self.seats = coaching.reviewed_seats(self.record, seat)
+        self.game = files.ReplayedGame.of(self.record)
         """The record replayed once: the screen, the review worker, luck vs skill and the drills all read it."""
         self.states, self.events = self.game.states, self.game.events
         self.human = self.seats[0] if seat is not None or self.record.human_seat is None else self.record.human_seat
@@ -152,7 +149,7 @@ class ReviewGame(Screen):
         return self.narrator.ending(self.events[-1], self.states[-1])
 
     def read_notes(self) -> None:
-        self.notes = [coach.read(m.annotation) if m.seat in self.seats else None for m in self.record.moves]
+        self.notes = [coaching.read(m.annotation) if m.seat in self.seats else None for m in self.record.moves]
 
     def compose(self) -> ComposeResult:
         yield Static(id="summary")
@@ -168,7 +165,7 @@ class ReviewGame(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.model_id = file_sha256(self.app.model)  # the provenance to compare with
+        self.model_id = files.file_sha256(self.app.model)  # the provenance to compare with
         self.query_one(ProgressBar).display = False
         self.fill_move_list()
         self.show_summary()
@@ -194,23 +191,23 @@ class ReviewGame(Screen):
 
     def show_summary(self) -> None:
         mine = [n for n in self.notes if n]
-        acc = coach.game_accuracy(mine)
+        acc = coaching.game_accuracy(mine)
         per_hand = self.hand_accuracy()
         who = "Your" if self.human == self.record.human_seat else f"{self.record.seats[self.human].name}'s"
-        text = Text(f"Review: {records.when_text(self.record.created)} · rules {self.record.rules_preset} · "
+        text = Text(f"Review: {files.when_text(self.record.created)} · rules {self.record.rules_preset} · "
                     f"model {self.record.model.id[:8] if self.record.model else '?'}\n", style="bold")
-        text.append(f"{who} accuracy: {coach.percent(acc)}   by hand: " +
-                    ", ".join(f"{i + 1}: {coach.percent(a)}" for i, a in per_hand))
+        text.append(f"{who} accuracy: {coaching.percent(acc)}   by hand: " +
+                    ", ".join(f"{i + 1}: {coaching.percent(a)}" for i, a in per_hand))
         if self.record.takebacks:
             text.append(f"   ({len(self.record.takebacks)} takeback(s))")
         if self.ending:
             text.append("\n" + self.ending)
-        for line in coach.provenance_lines(mine):
+        for line in coaching.provenance_lines(mine):
             text.append("\n" + line, style="dim")
         self.query_one("#summary", Static).update(text)
         self.query_one(Sparkline).data = [n.win_after for n in mine] or [50.0]
-        self.luck = coach.luck.split(self.game, self.human % 2, self.app.model, self.model_id)
-        line = coach.luck.summary_line(self.luck)
+        self.luck = coaching.luck.split(self.game, self.human % 2, self.app.model, self.model_id)
+        line = coaching.luck.summary_line(self.luck)
         self.query_one("#luck", Static).update(line + ("  (t: per hand)" if self.luck.hands else ""))
 
     def action_luck_table(self) -> None:
@@ -225,14 +222,14 @@ class ReviewGame(Screen):
         for i, note in enumerate(self.notes):
             if note:
                 groups.setdefault(self.states[i].hand_no, []).append(note)
-        return [(h, coach.game_accuracy(notes)) for h, notes in sorted(groups.items()) if notes]
+        return [(h, coaching.game_accuracy(notes)) for h, notes in sorted(groups.items()) if notes]
 
     # ---- the review in a worker ------------------------------------------------------------
     def start_review(self, worlds: int | None) -> None:
         """Analyse the moves whose annotations are not from this model and these settings (all of them with
         `worlds`: a deeper review)."""
         settings = self.app.review if self.app.review is not None and worlds is None else \
-            coach.review_settings(self.record, self.app.model_path, worlds)
+            coaching.review_settings(self.record, self.app.model_path, worlds)
         self.run_review(settings, worlds is not None)
 
     @work(thread=True, exclusive=True, group="review")
@@ -249,20 +246,20 @@ class ReviewGame(Screen):
             self.post_message(self.Progress(done, total, whose))
 
         try:
-            known = {d.id for d in drills.load_deck().drills}
+            known = {d.id for d in files.load_deck().drills}
             for seats, whose in ((self.seats, "your" if self.human == record.human_seat else "the reviewed"),
                                  (others, "the other side's")):
                 fresh = [p for p in game.decisions(seats)
-                         if again or not coach.is_current(record.moves[p].annotation, self.model_id, settings)
+                         if again or not coaching.is_current(record.moves[p].annotation, self.model_id, settings)
                          or self.drill_missing(p, known)]
                 if not fresh:
                     continue
                 self.post_message(self.Progress(0, len(fresh), whose))
                 made: list = []
-                annotations = coach.review(game, self.app.model_path, settings, seats, plies=fresh, drills=made,
-                                           jobs=default_jobs(),
-                                           progress=lambda done, total, w=whose: progress(done, total, w))
-                added, _ = drills.add_drills(made)
+                annotations = coaching.review(game, self.app.model_path, settings, seats, plies=fresh, drills=made,
+                                              jobs=coaching.default_jobs(),
+                                              progress=lambda done, total, w=whose: progress(done, total, w))
+                added, _ = files.add_drills(made)
                 self.post_message(self.Reviewed(annotations, seats, added))
         except _Stopped:
             return
@@ -276,7 +273,7 @@ class ReviewGame(Screen):
         """Whether the person's move at `ply` is a stored mistake or blunder with no drill yet (reviewed before
         drills existed, or its drill was lost): analysing it again makes one."""
         move = self.record.moves[ply]
-        note = coach.read(move.annotation)
+        note = coaching.read(move.annotation)
         return (move.seat == self.record.human_seat and note is not None and note.klass.is_mistake_or_worse
                 and f"{self.record.game_id}:{ply}" not in known)
 
@@ -296,9 +293,9 @@ class ReviewGame(Screen):
             changes.update(f"The review stopped: {message.error}")
             self.app.report_error(message.error)
             return
-        lines = coach.store(self.game, message.annotations, message.seats)
+        lines = coaching.store(self.game, message.annotations, message.seats)
         try:
-            records.save(self.record, path=self.path)
+            files.save(self.record, path=self.path)
         except OSError as err:
             self.app.report_error(err)
         self.read_notes()
@@ -317,7 +314,7 @@ class ReviewGame(Screen):
 
     def action_deeper(self) -> None:
         """Review again with four times the worlds."""
-        worlds = 4 * (self.app.review or coach.REVIEW).worlds
+        worlds = 4 * (self.app.review or coaching.REVIEW).worlds
         self.notify(f"Reviewing again in up to {worlds} worlds per move…")
         self.start_review(worlds)
 
@@ -356,10 +353,10 @@ class ReviewGame(Screen):
         if note:
             style = STYLES.get(note.klass, "green")
             line.append(f"\n{note.klass}", style=style)
-            line.append(f": win {note.win_after:.0f}%{coach.margin_text(note)}")
+            line.append(f": win {note.win_after:.0f}%{coaching.margin_text(note)}")
             if note.action != note.best_action:
                 line.append(f"; best was {note.best_name} ({note.win_best:.0f}%, loss {note.loss:.1f}"
-                            f"{coach.loss_text(note)})")
+                            f"{coaching.loss_text(note)})")
             if note.accuracy is not None:
                 line.append(f"; accuracy {note.accuracy:.0f}%")
         self.query_one("#move", Static).update(line)

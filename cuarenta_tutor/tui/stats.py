@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual_plotext import PlotextPlot
 
-from ..coach import stats as progress
+from ..app import files
 
 
 class StatsScreen(Screen):
@@ -38,7 +38,7 @@ class StatsScreen(Screen):
 
     @work(thread=True, exclusive=True, group="stats")
     def read(self) -> None:
-        self.post_message(self.Read(*progress.load(self.app.folder)))
+        self.post_message(self.Read(*files.load_stats(self.app.folder)))
 
     @on(Read)
     def shown(self, message: Read) -> None:
@@ -56,7 +56,7 @@ class StatsScreen(Screen):
             step = max(1, len(games) // 8)
             plt.xticks(list(range(1, len(games) + 1, step)))
         plot.refresh()
-        lines = progress.report_text(games).splitlines()
+        lines = files.report_text(games).splitlines()
         text = [lines[0]] + [line for line in lines[1:] if not line.startswith("  ")]  # the plot shows the games
         if not reviewed:
             text.append("Review a game (r on the home screen) to see your accuracy here.")
