@@ -39,13 +39,16 @@ class CuarentaApp(App):
     def __init__(self, folder=None, model_path=None, start: str = "home", seed: int | None = None,
                  rules: str = "standard", game=None, agent_delay: float = 0.4, dealer: int | None = None,
                  tutor: bool | None = None, analysis=None, review=None, seat: int | None = None,
-                 level: str | None = None, players: int = 2):
+                 level: str | None = None, players: int = 2, analysis_delay: float = 0.0):
         super().__init__()
         self.folder = Path(folder) if folder else None
         self.model_path = model_path or (chosen_model() if records.load_settings()["model"] else None)
         """The model the agent plays with: given, else the person's choice (home, m), else None: the shipped one."""
         self.start, self.seed, self.rules, self.game, self.dealer = start, seed, rules, game, dealer
         self.agent_delay = agent_delay
+        """Seconds the agent waits before its move, so a person sees it come."""
+        self.analysis_delay = analysis_delay
+        """Seconds the analysis worker waits before it starts: tests slow the tutor on purpose with it."""
         self.analysis = analysis
         """Analysis settings for new sessions (None: the model's own; tests fix them for repeatable numbers)."""
         self.review = review
@@ -60,6 +63,8 @@ class CuarentaApp(App):
         """Tutor mode for new play screens (the person's setting, unless the app was made with one)."""
         self.messages: list[str] = []
         """Every notification shown, in order (what a person has been told; tests read it)."""
+        self.alerts: list[str] = []
+        """The ones shown as a warning or an error."""
 
     @property
     def model(self) -> Path:
@@ -183,6 +188,8 @@ class CuarentaApp(App):
     # ---- errors: a message, never a traceback ---------------------------------------------
     def notify(self, message: str, *, title: str = "", severity="information", timeout=None, markup=True) -> None:
         self.messages.append(str(message))
+        if severity != "information":
+            self.alerts.append(str(message))
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def report_error(self, err: BaseException) -> None:
