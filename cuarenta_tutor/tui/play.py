@@ -137,7 +137,7 @@ class PlayScreen(Screen):
         """What the person waits for, in words, or None: their keys are refused meanwhile (never queued)."""
         if self.agent_asked is not None:
             return "the agent is playing"
-        return "the tutor is checking your move" if self.checking is not None else None
+        return "the tutor is checking" if self.checking is not None else None
 
     def compose(self) -> ComposeResult:
         yield Scoreboard(id="score")

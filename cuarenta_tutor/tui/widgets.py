@@ -134,7 +134,7 @@ class HandView(Static):
         elif self.status == "yours":
             hand.append(f"   your turn: press 1-{len(state.hands[0])}", style="green")
         elif self.status == "checking":
-            hand.append("   the tutor is checking your move…", style="dim")
+            hand.append("   the tutor is checking…", style="dim")
         else:
             hand.append("   agent is thinking…", style="dim")
         self.update(hand)
