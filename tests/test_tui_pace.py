@@ -13,7 +13,8 @@ from helpers import fixed, settle
 from cuarenta_tutor import records
 from cuarenta_tutor.engine import DECK_SIZE
 from cuarenta_tutor.tui import make_app
-from cuarenta_tutor.tui.play import CaptureChoice, Notice, PlayScreen
+from cuarenta_tutor.tui.dialogs import CaptureChoice, Notice
+from cuarenta_tutor.tui.play import PlayScreen
 from cuarenta_tutor.tui.tutor import TutorWarning
 from cuarenta_tutor.tui.widgets import HandView
 
