@@ -63,8 +63,6 @@ class CuarentaApp(App):
         """Tutor mode for new play screens (the person's setting, unless the app was made with one)."""
         self.messages: list[str] = []
         """Every notification shown, in order (what a person has been told; tests read it)."""
-        self.alerts: list[str] = []
-        """The ones shown as a warning or an error."""
 
     @property
     def model(self) -> Path:
@@ -188,8 +186,6 @@ class CuarentaApp(App):
     # ---- errors: a message, never a traceback ---------------------------------------------
     def notify(self, message: str, *, title: str = "", severity="information", timeout=None, markup=True) -> None:
         self.messages.append(str(message))
-        if severity != "information":
-            self.alerts.append(str(message))
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def report_error(self, err: BaseException) -> None:
