@@ -123,14 +123,25 @@ class Table:
     def play(self, action: int, card: int | None = None, decision=None, seconds: float = 0.0) -> Step:
         """Apply a move for the seat on turn (IllegalMove says why not), deal if one is due and there is a
         dealer, and let every seat observe."""
+        return self.commit(self.move(action, card, decision, seconds))
+
+    def move(self, action: int, card: int | None = None, decision=None, seconds: float = 0.0) -> Step:
+        """What a move for the seat on turn would do (IllegalMove says why not), a deal it brings included,
+        without making it: `commit` makes it (a caller that must save the move first works it out once)."""
         before = self.state
         if self.dealer is not None:
             after, events = self.dealer.play(before, action, card)
         else:
             after, events = apply(before, action, card)
-        self.state = after
-        self.observe(events)
         return Step(before.turn, action, events[0].card, events, before, after, decision, seconds)
+
+    def commit(self, step: Step) -> Step:
+        """Make a move worked out by `move` from the current state, and let every seat observe."""
+        if step.before is not self.state:
+            raise ValueError("this move was worked out from another position than the table's")
+        self.state = step.after
+        self.observe(step.events)
+        return step
 
     def decide(self):
         """The seated policy's decision for the seat on turn, and the seconds it took."""

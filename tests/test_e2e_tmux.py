@@ -153,3 +153,41 @@ def test_a_review_analyses_in_worker_processes_and_quitting_stops_them(user_data
         assert "up to 4 sampled worlds" in shown  # the review's worlds, as --worlds asked
     finally:
         tmux("kill-server")
+
+
+def test_keys_pressed_fast_while_the_agent_plays_and_the_tutor_checks(user_data):
+    # a key every 0.45 s, then every 0.1 s, blind to the screen, as a person hammering the keyboard: cards, and the
+    # tutor's warning's "play it anyway" and "show the better move". The agent waits 0.4 s before its move and the
+    # tutor's analysis takes its time budget, so keys land while the person must wait: they are refused in one line,
+    # never a warning or an error, and the app goes on
+    from cuarenta_tutor import records
+    from cuarenta_tutor.engine import card_str
+
+    session, done = start(user_data, "play", "--seed", "19", "--dealer", "1")
+    try:
+        wait_for(session, "your turn: press 1-5")
+        for pace, presses in ((0.45, 14), (0.1, 42)):
+            for i in range(presses):
+                keys(session, "21p1s2p"[i % 7])
+                time.sleep(pace)
+                shown = screen(session)
+                assert not done.exists() and "Traceback" not in shown, shown  # still running
+                assert "went wrong" not in shown and "not your turn" not in shown, shown
+        assert saved_moves(user_data) >= 4
+
+        def settled():  # back to a plain turn of yours: a warning answered, a capture choice left
+            shown = screen(session)
+            if "Tutor:" in shown:
+                keys(session, "t")
+            elif "What does" in shown:
+                keys(session, "Escape")
+            return "your turn: press 1-" in shown and "Tutor:" not in shown and "What does" not in shown
+
+        assert until(settled), screen(session)
+        record = records.load(next((user_data / "games").glob("*.json")))
+        hand = records.replay(record)[-1].hands[0]  # the saved game replays to the hand on the screen
+        line = next(row for row in screen(session).splitlines() if "Your hand:" in row)
+        assert f"press 1-{len(hand)}" in line and all(card_str(card) in line for card in hand), line
+        leave_and_quit(session, done)
+    finally:
+        tmux("kill-server")

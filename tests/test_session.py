@@ -264,6 +264,36 @@ def test_a_move_that_cannot_be_saved_is_not_made_and_can_be_played_again(tmp_pat
     assert records.replay(records.load(path))[-1] == session.state
 
 
+def test_each_move_is_worked_out_once_and_that_step_is_saved_and_made(tmp_path, monkeypatch):
+    from cuarenta_tutor.engine import Dealer
+
+    worked_out = []
+    play = Dealer.play
+
+    def counted(dealer, state, action, *args, **kwargs):  # the real play, counted
+        worked_out.append(action)
+        return play(dealer, state, action, *args, **kwargs)
+
+    session = GameSession.new(seed=3, dealer=1, folder=tmp_path)
+    monkeypatch.setattr(Dealer, "play", counted)
+    session.play_human(legal_actions(session.state)[0])
+    session.play_agent()
+    assert worked_out == [move.action for move in session.record.moves]  # once each, not once to save and again
+    assert records.replay(records.load(tmp_path / f"{session.record.game_id}.json"))[-1] == session.state
+
+
+def test_the_agents_decision_changes_nothing_and_a_request_knows_when_the_game_moved_on(tmp_path):
+    session = GameSession.new(seed=3, dealer=0, folder=tmp_path)  # the agent leads
+    request, memories = session.request(), (*session.helper.memory, *session.agent.memory)
+    decision = session.agent_decision(request)  # what a worker thread asks
+    assert session.at(request) and session.state is request.state and not session.record.moves
+    assert all(now is kept for now, kept in zip((*session.helper.memory, *session.agent.memory), memories, strict=True))
+    session.play_agent(decision)  # what the screen does with the answer, on its own thread
+    assert not session.at(request) and [m.action for m in session.record.moves] == [decision.action]
+    with pytest.raises(IllegalMove, match="your turn"):
+        session.agent_decision(session.request())
+
+
 def test_take_back_returns_to_before_your_last_move_and_the_record_keeps_it(tmp_path):
     from cuarenta_tutor.app.session import GameSession
 

@@ -12,6 +12,7 @@ import errno
 import random
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from .. import coach, records
 from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
@@ -57,6 +58,16 @@ class MoveReport:
     decision: object = None
     annotation: coach.Annotation | None = None
     callouts: list = field(default_factory=list)
+
+
+class Request(NamedTuple):
+    """Where the game was when a worker was asked for something (the agent's decision, an analysis): its
+    answer is applied only while the game is still there (`GameSession.at`), else dropped."""
+
+    ply: int
+    """Moves made when it was asked."""
+    state: State
+    """The position it was asked about."""
 
 
 def available_models() -> list[Path]:
@@ -214,6 +225,14 @@ class GameSession:
         """The person's moves with the network's win % after each (at once), best first."""
         return coach.quick_hints(self.state, self.coach_decision())
 
+    def request(self) -> Request:
+        """The game as it is now, to tag a worker's question with (on the thread that plays)."""
+        return Request(len(self.record.moves), self.state)
+
+    def at(self, request: Request) -> bool:
+        """Whether the game is still where `request` was made: no move made since, nothing taken back."""
+        return request.ply == len(self.record.moves) and request.state is self.state
+
     def position(self) -> tuple:
         """(state, the coach's memory there) to analyse, taken on the thread that plays (the coach watches
         the person's seat at the table, so it has observed the state)."""
@@ -273,24 +292,37 @@ class GameSession:
         self.win_history.append(note.win_after)
         return report
 
-    def play_agent(self) -> MoveReport:
-        """The agent's move, saved."""
+    def agent_decision(self, request: Request):
+        """The decision of the agent on turn at `request`'s position. Safe in a worker thread: it asks only that
+        seat's policy (its own random draws), which nothing else uses until its move is made; the table, the
+        record and every memory stay as they are. `play_agent` makes the move, on the thread that plays."""
+        policy = self.table.seats[request.state.turn]
+        if policy is None or request.state.winner >= 0:
+            raise IllegalMove("the game is over" if request.state.winner >= 0 else "it is your turn, not the agent's",
+                              "not_agent_turn")
+        return policy.decide(request.state)
+
+    def play_agent(self, decision=None) -> MoveReport:
+        """The agent's move, saved: `decision` (agent_decision's, for the position the game is at), or decided
+        now."""
         if self.over or self.state.turn == HUMAN:
             raise IllegalMove("the game is over" if self.over else "it is your turn, not the agent's", "not_agent_turn")
-        decision, _ = self.table.decide()
+        if decision is None:
+            decision = self.agent_decision(self.request())
         return self._play(decision.action, None, decision, None)
 
     def _play(self, action, card, decision, note) -> MoveReport:
-        """Save the move, then make it: both happen or neither (SaveError says why and what to do)."""
-        after, events = self.table.dealer.play(self.state, action, card)  # the move, not made yet
+        """Save the move, then make it: both happen or neither (SaveError says why and what to do). The move is
+        worked out once, saved, and that same step is made at the table."""
+        step = self.table.move(action, card, decision)  # IllegalMove says why not; nothing changed yet
         kept = (list(self.record.moves), list(self.record.decks), self.record.result, self.record.updated)
-        self.record.add_move(self.state.turn, action, events[0].card, note, after=after)
+        self.record.add_move(step.seat, action, step.card, note, after=step.after)
         try:
             records.save(self.record, self.folder)
         except OSError as err:
             self.record.moves, self.record.decks, self.record.result, self.record.updated = kept
             raise SaveError(err, self.folder or records.games_dir()) from None
-        step = self.table.play(action, card, decision)
+        self.table.commit(step)
         notes = self.narrator.callouts(step.events, step.after) + self.narrator.thresholds(step.before, step.after)
         self.last = MoveReport(step.seat, action, step.card, step.events, decision, note, notes)
         return self.last

@@ -40,7 +40,8 @@ class CuarentaApp(App):
     def __init__(self, folder=None, model_path=None, start: str = "home", seed: int | None = None,
                  rules: str = "standard", game=None, agent_delay: float = 0.4, dealer: int | None = None,
                  tutor: bool | None = None, analysis=None, review=None, seat: int | None = None,
-                 level: str | None = None, players: int = 2, new_game: records.NewGame | None = None):
+                 level: str | None = None, players: int = 2, new_game: records.NewGame | None = None,
+                 analysis_delay: float = 0.0):
         super().__init__()
         self.new_game = new_game or records.NewGame(rules=rules, players=players, level=level, dealer=dealer,
                                                     seed=seed)
@@ -54,6 +55,9 @@ class CuarentaApp(App):
         """The model the agent plays with: given, else the person's choice (home, m), else None: the shipped one."""
         self.start, self.game = start, game
         self.agent_delay = agent_delay
+        """Seconds the agent waits before its move, so a person sees it come."""
+        self.analysis_delay = analysis_delay
+        """Seconds the analysis worker waits before it starts: tests slow the tutor on purpose with it."""
         self.analysis = analysis
         """Analysis settings for new sessions (None: the model's own; tests fix them for repeatable numbers)."""
         self.review = review

@@ -1,7 +1,11 @@
-"""Provides the play screen (you against the agent), the capture choice and the end-of-hand / game-over dialogs.
+"""Provides the play screen: you against the agent, coached (its dialogs are in dialogs.py).
 
-The agent thinks in a thread worker, off the event loop; its move comes back as an `AgentMoved`
-message. The screen holds the engine state in a reactive attribute and passes it down to its widgets.
+Workers compute, the screen applies: the agent's decision and the analysis are made in thread workers, off the event
+loop, and come back as messages tagged with the request they answer (the game's ply and position when asked). The
+screen, on the event loop, makes a move or uses an analysis only while the game is still where its request left it,
+else drops it; only the screen changes the session. While the person waits for the agent or the tutor, their keys are
+refused with one line in place of whose turn it is. The screen holds the engine state in a reactive attribute and
+passes it down to its widgets.
 """
 
 from __future__ import annotations
@@ -12,70 +16,17 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, OptionList, Sparkline, Static
-from textual.widgets.option_list import Option
+from textual.screen import Screen
+from textual.widgets import Footer, Sparkline, Static
 
 from .. import coach
-from ..app.session import HUMAN, GameSession, MoveReport
+from ..app.session import HUMAN, GameSession, MoveReport, Request
 from ..engine import GameWon, HandEnded, State, card_str
+from .dialogs import CaptureChoice, Notice
 from .tutor import TutorWarning, warning_for
-from .widgets import AgentPanel, HandView, HintsPanel, Scoreboard, SeatsView, TableView, card_text, move_name
-
-
-class CaptureChoice(ModalScreen[int | None]):
-    """Pick what a card takes (or trail it); dismisses with the action id, None on escape."""
-
-    BINDINGS = [Binding("escape", "cancel", "Back")] + [
-        Binding(str(i), f"pick({i})", f"Option {i}", show=False) for i in range(1, 10)]
-
-    def __init__(self, card: int, options: list, names: list[str]):
-        super().__init__()
-        self.card, self.options, self.names = card, options, names
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(Text.assemble("What does ", card_text(self.card), " take?  (number, arrows + enter, esc)"))
-            yield OptionList(*[Option(f"{i + 1}. {name}", id=str(i)) for i, name in enumerate(self.names)],
-                             id="choices")
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.options[int(event.option.id)].action)
-
-    def action_pick(self, n: int) -> None:
-        if 1 <= n <= len(self.options):
-            self.dismiss(self.options[n - 1].action)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-class Notice(ModalScreen[str]):
-    """A short summary (end of hand, game over) with some of these choices; the others are hidden."""
-
-    BINDINGS = [Binding("enter", "choose('go')", "Next hand"), Binding("r", "choose('review')", "Review this game"),
-                Binding("n", "choose('new')", "New game"), Binding("escape", "choose('home')", "Home")]
-
-    def __init__(self, title: str, body: str, choices: tuple[str, ...]):
-        super().__init__()
-        self.title_text, self.body, self.choices = title, body, choices
-
-    def compose(self) -> ComposeResult:
-        offered = [b for b in self.BINDINGS if b.action.split("'")[1] in self.choices]
-        with Vertical(id="dialog"):
-            yield Static(Text(self.title_text, style="bold"))
-            yield Static(self.body)
-            yield Static(Text("   ".join(f"[{b.key}] {b.description}" for b in offered), style="dim"))
-        yield Footer()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return action != "choose" or parameters[0] in self.choices
-
-    def action_choose(self, value: str) -> None:
-        self.dismiss(value)
+from .widgets import AgentPanel, HandView, HintsPanel, Scoreboard, SeatsView, TableView, move_name
 
 
 class PlayScreen(Screen):
@@ -94,34 +45,46 @@ class PlayScreen(Screen):
     tutor: reactive[bool] = reactive(True)
     """Tutor mode: ask before a move the analysis finds a clear mistake or blunder."""
 
-    class AgentMoved(Message):
-        """The agent's move, played in the worker."""
+    class AgentDecided(Message):
+        """The agent's decision, made in a worker for the game at `request`."""
 
-        def __init__(self, report: MoveReport, before: State) -> None:
+        def __init__(self, request: Request, decision) -> None:
             super().__init__()
-            self.report, self.before = report, before
+            self.request, self.decision = request, decision
 
     class Analysed(Message):
-        """The analysis of a position, made in a worker."""
+        """The analysis of the position at `request`, made in a worker."""
 
-        def __init__(self, state: State, analysis, purpose: tuple) -> None:
+        def __init__(self, request: Request, analysis) -> None:
             super().__init__()
-            self.state, self.analysis, self.purpose = state, analysis, purpose
+            self.request, self.analysis = request, analysis
 
-    class AgentFailed(Message):
-        """The agent's worker could not play."""
+    class WorkerFailed(Message):
+        """A worker (the agent's, or the analysis's) could not answer `request`."""
 
-        def __init__(self, error: Exception) -> None:
+        def __init__(self, request: Request, error: Exception) -> None:
             super().__init__()
-            self.error = error
+            self.request, self.error = request, error
 
     def __init__(self, session: GameSession, tutor: bool = True):
         super().__init__()
         self.session = session
-        self.thinking = False
         self.set_reactive(PlayScreen.tutor, tutor)
         self.analysis = None
-        """(state, Analysis) of the last position analysed."""
+        """(Request, Analysis) of the last position analysed."""
+        self.asked: Request | None = None
+        """The position the analysis's worker is working on, if any."""
+        self.agent_asked: Request | None = None
+        """The position the agent's worker is deciding at, if any: the person waits."""
+        self.checking: tuple | None = None
+        """(Request, action, card) of the person's move the tutor is checking, if any: the person waits."""
+
+    @property
+    def waiting(self) -> str | None:
+        """What the person waits for, in words, or None: their keys are refused meanwhile (never queued)."""
+        if self.agent_asked is not None:
+            return "the agent is playing"
+        return "the tutor is checking" if self.checking is not None else None
 
     def compose(self) -> ComposeResult:
         yield Scoreboard(id="score")
@@ -154,8 +117,7 @@ class PlayScreen(Screen):
         for widget in (self.query_one(Scoreboard), self.query_one(SeatsView), self.query_one(TableView),
                        self.query_one(HandView)):
             widget.state = state
-        self.query_one(HandView).status = "over" if s.over else "yours" if s.human_turn and not self.thinking \
-            else "thinking"
+        self.show_turn()
         self.show_hints_panel()
         history = s.win_history
         self.query_one("#winlabel", Static).update(
@@ -165,38 +127,63 @@ class PlayScreen(Screen):
         line.display = len(history) >= 2
         line.data = history
 
+    def show_turn(self, notice: str = "") -> None:
+        """Whose turn the hand's line says (and `notice`, one line in its place: a key that was not played)."""
+        s, hand = self.session, self.query_one(HandView)
+        hand.status = ("over" if s.over else "checking" if self.checking else "thinking" if self.agent_asked
+                       or not s.human_turn else "yours")
+        hand.notice = notice
+
     def watch_show_hints(self) -> None:
         self.show_hints_panel()
 
     def show_hints_panel(self) -> None:
         hints = self.query_one(HintsPanel)
-        hints.display = self.show_hints and self.session.human_turn and not self.thinking
+        hints.display = self.show_hints and self.session.human_turn and self.agent_asked is None
         if not hints.display:
             return
-        state = self.session.state
-        if self.analysis is not None and self.analysis[0] is state:
-            hints.hints = tuple(coach.refined_hints(state, self.analysis[1]))
+        state, result = self.session.state, self.current_analysis()
+        if result is not None:
+            hints.hints = tuple(coach.refined_hints(state, result))
             return
         hints.hints = tuple(self.session.quick_hints())  # the network's numbers at once (a few ms)
-        self.analyse(self.session.position(), ("hints",))
+        self.ask_analysis()
 
-    @work(thread=True, exclusive=True, group="analysis")
-    def analyse(self, position: tuple, purpose: tuple) -> None:
-        """The possible-worlds analysis of the person's position, off the event loop (under a second)."""
+    def current_analysis(self):
+        """The analysis of the position the game is at, if it has come."""
+        return self.analysis[1] if self.analysis is not None and self.session.at(self.analysis[0]) else None
+
+    def ask_analysis(self) -> None:
+        """Have the position the game is at analysed in a worker, unless that is under way already."""
+        if self.asked is None or not self.session.at(self.asked):
+            self.asked = self.session.request()
+            self.analyse(self.session, self.session.position(), self.asked)
+
+    @work(thread=True, group="analysis")
+    def analyse(self, session: GameSession, position: tuple, request: Request) -> None:
+        """The possible-worlds analysis of the person's position, off the event loop (about a second); it returns
+        its answer tagged with `request`, and changes nothing."""
+        time.sleep(self.app.analysis_delay)
         try:
-            result = self.session.analyse(position)
+            result = session.analyse(position)
         except Exception as err:  # reported on the screen; the quick hints stay
-            self.post_message(self.AgentFailed(err))
+            self.post_message(self.WorkerFailed(request, err))
             return
-        self.post_message(self.Analysed(position[0], result, purpose))
+        self.post_message(self.Analysed(request, result))
 
     @on(Analysed)
     def analysed(self, message: Analysed) -> None:
-        if message.state is not self.session.state:
-            return  # a move was made meanwhile: the analysis is of a position gone
-        self.analysis = (message.state, message.analysis)
-        if message.purpose[0] == "check":
-            self.check_move(*message.purpose[1:])
+        if self.asked is message.request:
+            self.asked = None
+        if not self.session.at(message.request):
+            return  # the game has moved on: an answer about a position gone
+        self.analysis = (message.request, message.analysis)
+        if self.checking is not None:
+            asked, action, card = self.checking
+            self.checking = None
+            self.show_turn()
+            if self.session.at(asked):
+                self.check_move(action, card)
         else:
             self.show_hints_panel()
 
@@ -206,51 +193,61 @@ class PlayScreen(Screen):
     # ---- your moves ----------------------------------------------------------------------------
     def action_card(self, n: int) -> None:
         s = self.session
-        if not s.over and not s.human_turn and not self.thinking:  # the agent's move failed (a save): again
+        if self.waiting:  # refused, said in place of whose turn it is: one line, never a pile of warnings
+            self.show_turn(f"Wait: {self.waiting}")
+            return
+        if not s.over and not s.human_turn:  # the agent's move failed (a save): again
             self.notify("The agent tries its move again…", timeout=2)
             self.continue_game()
             return
-        if not s.human_turn or self.thinking:
-            self.notify("It is not your turn yet." if not s.over else "The game is over.", severity="warning")
+        if s.over:
+            self.notify("The game is over.", severity="warning")
             return
         hand = s.state.hands[0]
         if not 1 <= n <= len(hand):
             self.notify(f"You have {len(hand)} card(s): press 1-{len(hand)}.", severity="warning")
             return
-        card = hand[n - 1]
+        card, request = hand[n - 1], s.request()
         options = s.options_for(card)
         if len(options) == 1:
-            self.play(options[0].action, card)
+            self.play(options[0].action, card, request)
             return
         names = [("trail: leave the " + card_str(card) + " on the table") if o.kind == "trail"
                  else move_name(s.state, o.action) for o in options]
         self.app.push_screen(CaptureChoice(card, options, names),
-                             lambda action: self.play(action, card) if action is not None else None)
+                             lambda action: self.play(action, card, request) if action is not None else None)
 
-    def play(self, action: int, card: int) -> None:
-        """The person chose a move: in tutor mode it is checked first (play_checked plays it)."""
-        if not self.tutor or not self.session.human_turn:
-            self.play_checked(action, card)
-        elif self.analysis is not None and self.analysis[0] is self.session.state:
+    def play(self, action: int, card: int, request: Request) -> None:
+        """The person chose a move with the game at `request`: in tutor mode it is checked first (play_checked
+        plays it). A choice made for a position gone is dropped."""
+        if not self.session.at(request) or self.waiting:
+            return
+        if not self.tutor:
+            self.play_checked(action, card, request)
+        elif self.current_analysis() is not None:
             self.check_move(action, card)
         else:
-            self.notify("The tutor is looking at your move…", timeout=2)
-            self.analyse(self.session.position(), ("check", action, card))
+            self.checking = (request, action, card)
+            self.show_turn()
+            self.ask_analysis()
 
     def check_move(self, action: int, card: int) -> None:
-        """Warn before a clear mistake (the tutor's modal), else play."""
-        state, result = self.analysis
+        """Warn before a clear mistake (the tutor's modal), else play: on the analysis of the position the game is
+        at."""
+        request, result = self.analysis
         klass = warning_for(result, action, self.session.coach_preset)
         if klass is None:
-            self.play_checked(action, card)
+            self.play_checked(action, card, request)
             return
-        self.app.push_screen(TutorWarning(state, result, action, klass),
-                             lambda choice: self.play_checked(action, card) if choice == "play" else None)
+        self.app.push_screen(TutorWarning(request.state, result, action, klass),
+                             lambda choice: self.play_checked(action, card, request) if choice == "play" else None)
 
-    def play_checked(self, action: int, card: int) -> None:
+    def play_checked(self, action: int, card: int, request: Request) -> None:
+        """Play the person's move, chosen with the game at `request` (dropped if the game has moved on)."""
+        if not self.session.at(request):
+            return
         try:
-            analysis = self.analysis[1] if self.analysis and self.analysis[0] is self.session.state else None
-            report = self.session.play_human(action, card, analysis)
+            report = self.session.play_human(action, card, self.current_analysis())
         except Exception as err:  # never a traceback: say what happened; the record is saved each move
             self.app.report_error(err)
             return
@@ -262,8 +259,8 @@ class PlayScreen(Screen):
 
     def action_take_back(self) -> None:
         """Take back your last move (and the agent's reply): the game goes on from before it."""
-        if self.thinking:
-            self.notify("Wait for the agent's move first.", severity="warning")
+        if self.waiting:
+            self.show_turn(f"Wait: {self.waiting}")
             return
         try:
             self.session = self.session.take_back()
@@ -307,41 +304,61 @@ class PlayScreen(Screen):
             self.continue_game()
 
     def continue_game(self) -> None:
-        if not self.session.over and self.session.state.turn != HUMAN and not self.thinking:
-            self.thinking = True
-            self.state = self.session.state
-            self.agent_turn()
-
-    @work(thread=True, exclusive=True, group="agent")
-    def agent_turn(self) -> None:
-        """The agent's move, in a thread: the network and the save stay off the event loop."""
-        time.sleep(self.app.agent_delay)
+        """If an agent is on turn, ask for its move (the person waits)."""
         s = self.session
-        before = s.state
-        try:
-            report = s.play_agent()
-        except Exception as err:  # reported on the screen by the handler below
-            self.post_message(self.AgentFailed(err))
-            return
-        self.post_message(self.AgentMoved(report, before))
+        if not s.over and s.state.turn != HUMAN and self.agent_asked is None:
+            self.agent_asked = s.request()
+            self.state = s.state
+            self.agent_turn(s, self.agent_asked)
 
-    @on(AgentMoved)
-    def agent_moved(self, message: AgentMoved) -> None:
-        self.thinking = False
-        report = message.report
-        move = (message.before, report.decision,
-                move_name(message.before, report.action) + f" ({card_str(report.card)})")
+    @work(thread=True, group="agent")
+    def agent_turn(self, session: GameSession, request: Request) -> None:
+        """The agent's decision, in a thread: the network stays off the event loop. It returns the decision tagged
+        with `request`; the move is made by the handler below (on the event loop), once."""
+        time.sleep(self.app.agent_delay)
+        try:
+            decision = session.agent_decision(request)
+        except Exception as err:  # reported on the screen by the handler below
+            self.post_message(self.WorkerFailed(request, err))
+            return
+        self.post_message(self.AgentDecided(request, decision))
+
+    @on(AgentDecided)
+    def agent_decided(self, message: AgentDecided) -> None:
+        if message.request is not self.agent_asked:
+            return  # an answer nobody waits for any more
+        self.agent_asked = None
+        if not self.session.at(message.request):
+            self.continue_game()  # the game has moved on: ask again where it is
+            return
+        before = self.session.state
+        try:
+            report = self.session.play_agent(message.decision)
+        except Exception as err:  # a save that failed: nothing was played
+            self.agent_failed(err)
+            return
+        move = (before, report.decision, move_name(before, report.action) + f" ({card_str(report.card)})")
         panel = self.query_one(AgentPanel)
         panel.move = move
         if self.session.state.rules.players == 4:  # every agent move since yours, one line each
             panel.moves = (*panel.moves, move)
         self.after_move(report, report.callouts)
 
-    @on(AgentFailed)
-    def agent_failed(self, message: AgentFailed) -> None:
-        self.thinking = False
+    @on(WorkerFailed)
+    def worker_failed(self, message: WorkerFailed) -> None:
+        if message.request is self.asked:
+            self.asked = None
+            if self.checking is not None:  # the move the tutor could not check is not played: say why
+                self.checking = None
+                self.state = self.session.state
+            self.app.report_error(message.error)
+        elif message.request is self.agent_asked:
+            self.agent_asked = None
+            self.agent_failed(message.error)
+
+    def agent_failed(self, error: Exception) -> None:
         self.state = self.session.state
-        self.app.report_error(message.error)
+        self.app.report_error(error)
         if not self.session.over and self.session.state.turn != HUMAN:
             self.notify("Press a card key to let the agent try its move again.", timeout=8)
 

@@ -115,7 +115,9 @@ class HandView(Static):
 
     state: reactive[State | None] = reactive(None, layout=False)
     status: reactive[str] = reactive("", layout=False)
-    """"yours", "thinking" or "over"."""
+    """"yours", "thinking" (an agent's turn), "checking" (the tutor checks your move) or "over"."""
+    notice: reactive[str] = reactive("", layout=False)
+    """One line said in place of the status (a key that was not played, and why), until the status changes."""
 
     def render_hand(self) -> None:
         state = self.state
@@ -125,10 +127,14 @@ class HandView(Static):
         hand.append_text(cards_text(state.hands[0], numbered=True, empty="(no cards)"))
         if state.hands[0]:
             hand.append(" ")
-        if self.status == "over":
+        if self.notice:
+            hand.append(f"   {self.notice}", style="bold yellow")
+        elif self.status == "over":
             hand.append("   game over", style="bold")
         elif self.status == "yours":
             hand.append(f"   your turn: press 1-{len(state.hands[0])}", style="green")
+        elif self.status == "checking":
+            hand.append("   the tutor is checking…", style="dim")
         else:
             hand.append("   agent is thinking…", style="dim")
         self.update(hand)
@@ -137,6 +143,9 @@ class HandView(Static):
         self.render_hand()
 
     def watch_status(self) -> None:
+        self.render_hand()
+
+    def watch_notice(self) -> None:
         self.render_hand()
 
 

@@ -1,0 +1,65 @@
+"""Provides the play screen's dialogs: the capture choice, and the end-of-hand / game-over notice."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from .widgets import card_text
+
+
+class CaptureChoice(ModalScreen[int | None]):
+    """Pick what a card takes (or trail it); dismisses with the action id, None on escape."""
+
+    BINDINGS = [Binding("escape", "cancel", "Back")] + [
+        Binding(str(i), f"pick({i})", f"Option {i}", show=False) for i in range(1, 10)]
+
+    def __init__(self, card: int, options: list, names: list[str]):
+        super().__init__()
+        self.card, self.options, self.names = card, options, names
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text.assemble("What does ", card_text(self.card), " take?  (number, arrows + enter, esc)"))
+            yield OptionList(*[Option(f"{i + 1}. {name}", id=str(i)) for i, name in enumerate(self.names)],
+                             id="choices")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.options[int(event.option.id)].action)
+
+    def action_pick(self, n: int) -> None:
+        if 1 <= n <= len(self.options):
+            self.dismiss(self.options[n - 1].action)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class Notice(ModalScreen[str]):
+    """A short summary (end of hand, game over) with some of these choices; the others are hidden."""
+
+    BINDINGS = [Binding("enter", "choose('go')", "Next hand"), Binding("r", "choose('review')", "Review this game"),
+                Binding("n", "choose('new')", "New game"), Binding("escape", "choose('home')", "Home")]
+
+    def __init__(self, title: str, body: str, choices: tuple[str, ...]):
+        super().__init__()
+        self.title_text, self.body, self.choices = title, body, choices
+
+    def compose(self) -> ComposeResult:
+        offered = [b for b in self.BINDINGS if b.action.split("'")[1] in self.choices]
+        with Vertical(id="dialog"):
+            yield Static(Text(self.title_text, style="bold"))
+            yield Static(self.body)
+            yield Static(Text("   ".join(f"[{b.key}] {b.description}" for b in offered), style="dim"))
+        yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action != "choose" or parameters[0] in self.choices
+
+    def action_choose(self, value: str) -> None:
+        self.dismiss(value)
