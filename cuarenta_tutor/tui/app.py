@@ -10,9 +10,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown
 
-from .. import records
-from ..agents.onnx_contract import ModelError
-from ..agents.onnx_policy import default_model_path
+from ..app import files
 from ..app.session import GameSession
 from .home import HomeScreen, NewGame
 from .play import PlayScreen
@@ -40,15 +38,15 @@ class CuarentaApp(App):
     def __init__(self, folder=None, model_path=None, start: str = "home", seed: int | None = None,
                  rules: str = "standard", game=None, agent_delay: float = 0.4, dealer: int | None = None,
                  tutor: bool | None = None, analysis=None, review=None, seat: int | None = None,
-                 level: str | None = None, players: int = 2, new_game: records.NewGame | None = None,
+                 level: str | None = None, players: int = 2, new_game: files.NewGame | None = None,
                  analysis_delay: float = 0.0):
         super().__init__()
-        self.new_game = new_game or records.NewGame(rules=rules, players=players, level=level, dealer=dealer,
+        self.new_game = new_game or files.NewGame(rules=rules, players=players, level=level, dealer=dealer,
                                                     seed=seed)
         """The game opened at start (`play`), and the players and level of the lessons' first game; `rules`,
         `seed`, `dealer`, `level` and `players` are a shorthand for it."""
         self.folder = Path(folder) if folder else None
-        self.settings, self.settings_problems = records.load_settings()
+        self.settings, self.settings_problems = files.load_settings()
         """The person's settings, read once here (what they change is kept with change_settings), and what was
         wrong with their file (told when the app opens)."""
         self.model_path = model_path or self.settings.model
@@ -72,7 +70,7 @@ class CuarentaApp(App):
     @property
     def model(self) -> Path:
         """The model file the agent plays with."""
-        return Path(self.model_path) if self.model_path else default_model_path()
+        return Path(self.model_path) if self.model_path else files.default_model_path()
 
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())
@@ -103,7 +101,7 @@ class CuarentaApp(App):
     def action_new_game(self) -> None:
         self.push_screen(NewGame(self.settings.level), self.new_game_chosen)
 
-    def new_game_chosen(self, choice: records.NewGame | None) -> None:
+    def new_game_chosen(self, choice: files.NewGame | None) -> None:
         if choice is None:
             return
         if choice.level is not None and self.settings.level != choice.level:
@@ -120,12 +118,11 @@ class CuarentaApp(App):
 
     def open_lesson(self, lesson_id: str) -> None:
         """The lesson with this id (a weak spot's)."""
-        from .. import lessons
         from .lessons import LessonView
 
         try:
-            found = lessons.load_lessons()
-        except lessons.LessonError as err:
+            found = files.load_lessons()
+        except files.LessonError as err:
             self.report_error(err)
             return
         index = next((i for i, lesson in enumerate(found) if lesson.id == lesson_id), None)
@@ -144,11 +141,11 @@ class CuarentaApp(App):
 
         self.push_screen(StatsScreen())
 
-    def start_game(self, options: records.NewGame | None = None) -> None:
+    def start_game(self, options: files.NewGame | None = None) -> None:
         """A new game with `options` (None: the standard rules, with the players and level the app was opened
         with); a level of None is the person's last choice (settings)."""
         if options is None:
-            options = records.NewGame(players=self.new_game.players, level=self.new_game.level)
+            options = files.NewGame(players=self.new_game.players, level=self.new_game.level)
         level = options.level or self.settings.level
         if options.players == 4 and level == "adaptive":
             level = "club"  # the adaptive level follows one person's results: 1 v 1 only
@@ -170,7 +167,7 @@ class CuarentaApp(App):
             session = make_session()
             if self.analysis is not None:
                 session.analysis_settings = self.analysis
-        except (ModelError, records.RecordError, OSError, ValueError) as err:
+        except (files.ModelError, files.RecordError, OSError, ValueError) as err:
             self.report_error(err)
             return False
         self.push_screen(PlayScreen(session, tutor=self.tutor))
@@ -179,19 +176,19 @@ class CuarentaApp(App):
     def open_review(self, path, seat: int | None = None) -> None:
         try:
             screen = ReviewGame(path, seat)
-        except (records.RecordError, OSError, ValueError) as err:
+        except (files.RecordError, OSError, ValueError) as err:
             self.report_error(err)
             return
         self.push_screen(screen)
 
     def record_path(self, record) -> Path:
-        return (self.folder or records.games_dir()) / f"{record.game_id}.json"
+        return (self.folder or files.games_dir()) / f"{record.game_id}.json"
 
     def change_settings(self, **changes) -> None:
         """Keep changed settings (a new value) and write them; a file that cannot be written is a message."""
         self.settings = replace(self.settings, **changes)
         try:
-            records.save_settings(self.settings)
+            files.save_settings(self.settings)
         except OSError as err:
             self.report_error(err)
 
@@ -201,7 +198,7 @@ class CuarentaApp(App):
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def report_error(self, err: BaseException) -> None:
-        where = self.folder or records.games_dir()
+        where = self.folder or files.games_dir()
         self.notify(f"{err}\n(Your games are saved after every move in {where}.)", title="Something went wrong",
                     severity="error", timeout=12, markup=False)
 

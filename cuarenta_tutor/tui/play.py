@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Sparkline, Static
 
-from .. import coach
+from ..app import coaching
 from ..app.session import HUMAN, GameSession, MoveReport, Request
 from ..engine import GameWon, HandEnded, State, card_str
 from .dialogs import CaptureChoice, Notice
@@ -144,7 +144,7 @@ class PlayScreen(Screen):
             return
         state, result = self.session.state, self.current_analysis()
         if result is not None:
-            hints.hints = tuple(coach.refined_hints(state, result))
+            hints.hints = tuple(coaching.refined_hints(state, result))
             return
         hints.hints = tuple(self.session.quick_hints())  # the network's numbers at once (a few ms)
         self.ask_analysis()
@@ -253,7 +253,7 @@ class PlayScreen(Screen):
             return
         self.query_one(AgentPanel).moves = ()
         note = report.annotation
-        extra = [f"Coach: {note.klass} ({note.win_after:.0f}%{coach.margin_text(note)} after; best {note.best_name} "
+        extra = [f"Coach: {note.klass} ({note.win_after:.0f}%{coaching.margin_text(note)} after; best {note.best_name} "
                  f"{note.win_best:.0f}%)"] if note and note.klass.is_error else []
         self.after_move(report, report.callouts + extra)
 

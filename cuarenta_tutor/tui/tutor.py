@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from ..analysis.classes import Class, classify
+from ..app.coaching import Class, classify
 from ..narrator import why_better
 
 
