@@ -206,7 +206,8 @@ class HintsPanel(Static):
     def watch_hints(self, hints) -> None:
         refined = bool(hints) and hints[0].refined
         t = Text("Hints (h hides): [key] move · what it takes · win % after"
-                 + (" · risk next [refined]" if refined else " [refining…]") + "\n", style="bold")
+                 + ((" · risk next [refined, cut short by the time cap]" if hints[0].cut else " · risk next [refined]")
+                    if refined else " [refining…]") + "\n", style="bold")
         for i, hint in enumerate(hints[:6]):
             win = f"{hint.win_pct:3.0f}% ±{hint.margin:.0f}" if hint.refined else f"{hint.win_pct:3.0f}%   "
             risk = ""
