@@ -15,7 +15,6 @@ from cuarenta_tutor.analysis import analyse as analyse_position
 from cuarenta_tutor.analysis.analyse import forget, world_seed
 from cuarenta_tutor.analysis.classes import judge
 from cuarenta_tutor.cli import main
-from cuarenta_tutor.coach import drills
 from cuarenta_tutor.coach.advice import refined_hints
 from cuarenta_tutor.engine import legal_actions
 from cuarenta_tutor.play.session import GameSession

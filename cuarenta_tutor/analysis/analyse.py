@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
@@ -265,6 +266,8 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
 _KEPT: OrderedDict = OrderedDict()
 """Analyses made by `verdict`, by position, model and settings (the latest KEEP)."""
 KEEP = 512
+_LOCK = threading.Lock()
+"""The app asks from worker threads (the hints', the tutor's)."""
 
 
 def position_key(state: State, seat: int, memory, model_id: str, settings: Settings) -> str:
@@ -286,20 +289,23 @@ def verdict(state: State, agent, settings: Settings, memory: tuple | None = None
         agent.observe(state)
         memory = agent.memory
     key = position_key(state, seat, memory, agent.model_id, settings)
-    kept = _KEPT.get(key)
-    if kept is not None and (not kept.cut or settings.budget_s):
-        _KEPT.move_to_end(key)
-        return replace(kept, settings=settings) if kept.settings != settings else kept
+    with _LOCK:
+        kept = _KEPT.get(key)
+        if kept is not None and (not kept.cut or settings.budget_s):
+            _KEPT.move_to_end(key)
+            return replace(kept, settings=settings) if kept.settings != settings else kept
     result = analyse(state, agent, settings, seat, memory)
-    _KEPT[key] = result
-    while len(_KEPT) > KEEP:
-        _KEPT.popitem(last=False)
+    with _LOCK:
+        _KEPT[key] = result
+        while len(_KEPT) > KEEP:
+            _KEPT.popitem(last=False)
     return result
 
 
 def forget() -> None:
     """Drop the kept analyses."""
-    _KEPT.clear()
+    with _LOCK:
+        _KEPT.clear()
 
 
 def _clear(table: np.ndarray) -> bool:

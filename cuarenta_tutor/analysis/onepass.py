@@ -113,6 +113,10 @@ def mae(fit: OnePassFit, values, wins) -> float:
     return float(np.mean([abs(fit.win_pct(v) - w) for v, w in zip(values, wins, strict=True)]))
 
 
+def bias(fit: OnePassFit, values, wins) -> float:
+    return float(np.mean([fit.win_pct(v) - w for v, w in zip(values, wins, strict=True)]))
+
+
 def fit(values, wins) -> OnePassFit:
     """The logistic map with the least mean absolute error from `values` to `wins`."""
     from scipy.optimize import minimize
@@ -145,8 +149,8 @@ def measure(positions: int = 120, held_out: int = 60, seed: int = FIT_SEED, mode
             "mae_before": round(mae(IDENTITY, *fitting), 3), "mae_after": round(mae(found, *fitting), 3),
             "held_out_mae_before": round(mae(IDENTITY, *held), 3),
             "held_out_mae_after": round(mae(found, *held), 3),
-            "held_out_bias_before": round(float(np.mean([IDENTITY.win_pct(v) - w for v, w in zip(*held)])), 3),
-            "held_out_bias_after": round(float(np.mean([found.win_pct(v) - w for v, w in zip(*held)])), 3),
+            "held_out_bias_before": round(bias(IDENTITY, *held), 3),
+            "held_out_bias_after": round(bias(found, *held), 3),
             "analysis": settings.identity()}
 
 

@@ -3,7 +3,8 @@
 A position's analysis depends only on the position, the seat's memory there, the settings and the model (its
 worlds come from the settings' seed and what the seat knows, analyse.world_seed), so the results are the same with
 any number of processes; only the time changes (unless the time cap cuts one, which it then says). In this
-process a position analysed before (in play: the hints, the tutor) is not analysed again (analyse.verdict). Workers are started with "spawn" (safe from the app's worker threads) and load the model once.
+process a position analysed before (in play: the hints, the tutor) is not analysed again (analyse.verdict).
+Workers are started with "spawn" (safe from the app's worker threads) and load the model once.
 """
 
 from __future__ import annotations

@@ -212,9 +212,9 @@ def annotate(state: State, decision: Decision, played_action: int, ply: int, pre
                   "version": version()}
     scale = scale or (lambda v: 100.0 * v)
     wins = {h.action: scale(h.win_after / 100.0) for h in ranked}
+    loss = round(max(0.0, wins[best.action] - wins[played.action]), 6)
     return Annotation(ply, state.turn, played.action, played.name, scale(decision.value), wins[played.action],
-                      best.action, best.name, wins[best.action], round(max(0.0, wins[best.action] - wins[played.action]),
-                                                                       6), "unclear",
+                      best.action, best.name, wins[best.action], loss, "unclear",
                       range_accuracy(list(wins.values()), wins[played.action]), provenance)
 
 
