@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("--seat", type=int, help="the seat whose moves to review (default: the person's, or all)")
     review.add_argument("--worlds", type=int,
                         help="the deeper pass: every move again in this many worlds, with no time cap (default: the "
-                             "one analysis of the hints and the tutor, 64 worlds, only for the moves not yet analysed "
+                             "one analysis of the hints and the tutor, 48 worlds, only for the moves not yet analysed "
                              "with this model and these settings)")
     review.add_argument("--model", help="ONNX model (default: the shipped one)")
     review.add_argument("--jobs", type=int, help="processes that analyse the moves (default: one per core, up to 8; "

@@ -161,3 +161,25 @@ def test_the_networks_numbers_give_no_class_and_sit_on_the_analysis_scale():
         assert note.win_after == fit.win_pct(decision.action_values[worst])
         losses.append(100 * (decision.action_values[note.best_action] - decision.action_values[worst]))
     assert max(losses) >= 10, "a loss that the network alone used to call a mistake"
+
+
+def test_an_analysis_the_time_cap_cut_says_so_and_a_review_does_it_again():
+    """The cap cuts a round short only on a very busy machine; here a cap of a microsecond cuts every analysis after
+    its first round. The hints mark it, the tutor's sentence (`where`) says it, the annotation keeps it, and a review
+    does not take it as current (it analyses the move again). Fails before: a budget's cut said nothing anywhere."""
+    from cuarenta_tutor.coach.annotate import from_analysis
+
+    session = GameSession.new(seed=4, dealer=1)
+    while not session.human_turn:
+        session.play_agent()
+    capped = replace(session.analysis_settings, worlds=8, round_worlds=4, min_worlds=8, budget_s=1e-6)
+    state, memory = session.position()
+    cut = analyse_position(state, session.helper, capped, memory=memory)
+    assert cut.cut and cut.worlds == 4 and cut.where == "in only 4 of 8 sampled worlds (cut by the time cap)"
+    assert all(h.cut for h in refined_hints(state, cut))  # the hints panel marks them "cut short by the time cap"
+    note = from_analysis(cut, cut.best.action, len(session.record.moves))
+    assert note.provenance["cut"] and note.worlds == 4
+    assert not coach.is_current(note.to_dict(), cut.model_id, capped)
+    whole = replace(capped, budget_s=0)
+    done = from_analysis(analyse_position(state, session.helper, whole, memory=memory), cut.best.action, 0)
+    assert coach.is_current(done.to_dict(), cut.model_id, capped)  # the cap is not part of what the analysis is

@@ -43,11 +43,11 @@ Z95 = 1.959964
 class Settings:
     """How deep an analysis looks (and the time cap that may cut it short)."""
 
-    worlds: int = 64
+    worlds: int = 48
     """Worlds to sample: a fixed number, the same for every consumer (`STANDARD`)."""
-    round_worlds: int = 32
+    round_worlds: int = 24
     """Worlds per round (a round is one batch of playouts; a cut analysis has whole rounds)."""
-    min_worlds: int = 64
+    min_worlds: int = 48
     """Worlds before the analysis may stop because the best move is clear (`worlds` or more: never, a fixed number)."""
     budget_s: float = 5.0
     """A safety cap in seconds, not a budget to fill: a round that would end past it is not started and the analysis
@@ -81,9 +81,10 @@ class Settings:
 
 STANDARD = Settings()
 """The one analysis of a position (before the model's measured errors are added, calibrate.settings_for): the
-hints, the tutor, the annotation made in play, the review, the drills and `analyse` all use it. 64 worlds keep a
-hint under a second on a 2-core machine (README, Measured); the review's deeper pass (`d`) is the one thing that
-looks further."""
+hints, the tutor, the annotation made in play, the review, the drills and `analyse` all use it. 48 worlds in two
+rounds of 24 keep a hint at 0.7 s median, 1.7 s p95 on this 2-core machine (64: 0.86 s, 2.6 s; 32: 0.52 s, 1.4 s;
+README, Measured); the review's deeper pass (`d`, four times the worlds) is the one thing that looks further.
+A compiled core is to raise it."""
 INTERACTIVE = STANDARD
 """The settings of hints in play: STANDARD (one value for every consumer)."""
 
