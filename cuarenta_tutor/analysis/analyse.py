@@ -82,8 +82,8 @@ class Settings:
 STANDARD = Settings()
 """The one analysis of a position (before the model's measured errors are added, calibrate.settings_for): the
 hints, the tutor, the annotation made in play, the review, the drills and `analyse` all use it. 48 worlds in two
-rounds of 24 keep a hint at 0.7 s median, 1.7 s p95 on this 2-core machine (64: 0.86 s, 2.6 s; 32: 0.52 s, 1.4 s;
-README, Measured); the review's deeper pass (`d`, four times the worlds) is the one thing that looks further.
+rounds of 24 keep a hint at 0.64-0.74 s median, 1.8-2.0 s p95 on the 2-core machine (64: 0.87 s, 2.3 s; 32: 0.46 s,
+1.1 s; README, Measured); the review's deeper pass (`d`, four times the worlds) is the one thing that looks further.
 A compiled core is to raise it."""
 INTERACTIVE = STANDARD
 """The settings of hints in play: STANDARD (one value for every consumer)."""
