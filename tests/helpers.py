@@ -82,9 +82,10 @@ def worst_game(seed=7):
     (in PICK's two worlds) likes least; the annotations made in play are the network's (no analysis is passed),
     so a review has work to do. The moves are found once (_WORST) and replayed after.
 
-    Seeds the tests use, reviewed in SMALL (worst_review): 6, two hands, a blunder and a mistake (a missed caída,
-    a missed sum), so two drills; 7, the shortest: 30 moves in one hand, won 0-8 by the four of a kind dealt to the
-    person, 24 decisions (12 the person's); 13, two hands, five mistakes ("other" three times)."""
+    Seeds the tests use, reviewed in SMALL (worst_review; the worlds seeded from what the seat knows since one verdict
+    per position): 6, one hand of 40 moves, no mistake; 7, the shortest: 30 moves in one hand, won 0-8 by the four of
+    a kind dealt to the person, 24 decisions (12 the person's); 13, two hands of 53 moves, a mistake and a blunder, so
+    two drills."""
     session, played = _play(seed, _WORST.get(seed))
     _WORST[seed] = played
     return session

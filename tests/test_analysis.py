@@ -97,16 +97,20 @@ def test_where_every_card_is_known_one_world_gives_what_every_sampled_world_does
             assert sampled.worlds == past.worlds and not sampled.known
 
 
-def test_a_budget_plans_its_rounds_from_the_rate_of_the_first():
-    """The first round is half size, so the rate is known early; a round that the time left cannot hold is never
-    started, and with time to spare the analysis goes on to its most worlds."""
+def test_the_time_cap_only_cuts_and_says_so():
+    """The budget is a safety cap, not a budget to fill: with time to spare every world is played; a round that would
+    end past the cap is not started, the analysis says it was cut (and where), and its worlds are the first whole
+    rounds of the full analysis's (the same worlds, so a cut analysis is an early look at the same value). Fails
+    before the cap: an analysis cut by the budget (16 worlds, a half-size first round) did not say so."""
     agent, found = positions(2, seed=8)
     state, memory = found[0]
-    spent = analyse(state, agent, Settings(worlds=64, round_worlds=32, budget_s=1e-6, horizon="deal"), memory=memory)
-    assert spent.worlds == 16
     roomy = analyse(state, agent, Settings(worlds=64, round_worlds=32, budget_s=600, min_worlds=10**6,
                                            horizon="deal"), memory=memory)
-    assert roomy.worlds == 64
+    assert roomy.worlds == 64 and not roomy.cut and roomy.where == "in 64 sampled worlds"
+    spent = analyse(state, agent, Settings(worlds=64, round_worlds=32, budget_s=1e-6, horizon="deal"), memory=memory)
+    assert spent.cut and spent.worlds == 32 and spent.where == "in only 32 of 64 sampled worlds (cut by the time cap)"
+    first = analyse(state, agent, Settings(worlds=32, round_worlds=32, budget_s=0, horizon="deal"), memory=memory)
+    assert [m.to_json() for m in spent.moves] == [m.to_json() for m in first.moves]
 
 
 def test_a_move_that_wins_the_game_is_worth_one_hundred_percent():

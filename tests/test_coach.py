@@ -4,6 +4,7 @@ provenance, what changed since the last review, and the text of the annotated ga
 
 import json
 import math
+from dataclasses import replace
 
 import pytest
 from helpers import SMALL, fixed
@@ -155,14 +156,15 @@ def test_annotation_of_a_mistake_a_blunder_and_the_best_move(position):
     a = annotate(state, decision, t7, ply=6)
     assert (a.ply, a.seat, a.action, a.name) == (6, 0, t7, "7 trails")
     assert (a.win_before, a.win_after, a.win_best) == pytest.approx((55, 52, 70))
-    assert (a.best_action, a.best_name, a.loss, a.klass) == (take, "7 takes 3+4, then J Q", 18.0, "blunder")
+    # the network's numbers never make a class, however much the move loses by them: a class comes from the analysis
+    assert (a.best_action, a.best_name, a.loss, a.klass) == (take, "7 takes 3+4, then J Q", 18.0, "unclear")
     assert a.model_id == "model-sha" and a.method == "network" and a.ci95 is None and a.worlds == 0
     assert a.accuracy == 0.0  # the worst move of the decision
-    assert annotate(state, decision, t5, 6).klass == "mistake"
+    assert annotate(state, decision, t5, 6).klass == "unclear"
     assert annotate(state, decision, t5, 6).accuracy == pytest.approx(100 * 6 / 18)
-    assert annotate(state, decision, t5, 6, "strict").klass == "blunder"
+    assert annotate(state, decision, t5, 6, "strict").klass == "unclear"
     best = annotate(state, decision, take, 6)
-    assert (best.klass, best.loss, best.accuracy, best.best_action) == ("best", 0.0, 100.0, take)
+    assert (best.klass, best.loss, best.accuracy, best.best_action) == ("unclear", 0.0, 100.0, take)
 
 
 def _analysis(state, rows, seat=0):
@@ -334,10 +336,8 @@ def test_a_review_is_stored_with_what_changed_and_a_deeper_one_says_what_changed
     by_ply = {a.ply: a for a in made}
     changes = coach.store(loaded, reviewed, [1])
     errors = {"inaccuracy", "mistake", "blunder"}
-    differ = [a for a in reviewed if by_ply[a.ply].klass != a.klass and {by_ply[a.ply].klass, a.klass} & errors]
-    assert len(changes) == len(differ) and differ  # the network and the analysis disagree on some mistake
-    assert all(f"move {a.ply + 1} (Bot, {a.name}): was " in c and f" (network), now {a.klass}" in c
-               for a, c in zip(differ, changes, strict=True))
+    assert all(by_ply[a.ply].klass == "unclear" for a in reviewed) and {a.klass for a in reviewed} & errors
+    assert changes == []  # the network's annotations had no verdict to change: the first one is the analysis's
     records.save(loaded, path=path)
     again = records.load(path)
     sha = file_sha256(MODEL)
@@ -346,11 +346,13 @@ def test_a_review_is_stored_with_what_changed_and_a_deeper_one_says_what_changed
         if m.seat == 1:  # a move without a choice keeps no annotation
             assert (m.annotation is not None) == (i in decided)
             assert m.annotation is None or coach.is_current(m.annotation, sha, SMALL)
-    doubtful = [a.ply for a in reviewed if a.klass in errors]  # where more worlds may well say otherwise
+    doubtful = [a.ply for a in reviewed if a.klass in errors | {"unclear"}]  # where more worlds may well say otherwise
     deeper = coach.review(again, MODEL, DEEPER, plies=doubtful)
+    said = next(a for a in reviewed if a.ply == deeper[0].ply)  # as if the review in SMALL had called it a mistake
+    again.annotate(said.ply, replace(said, klass="blunder" if deeper[0].klass == "mistake" else "mistake"))
     lines = coach.store(again, deeper, [1])
-    assert lines and all(" (network)" not in line and ", now " in line for line in lines)
-    assert not coach.is_current(again.moves[deeper[0].ply].annotation, sha, SMALL)
+    assert lines and all(f" (deeper review: {DEEPER.worlds} worlds), now " in line for line in lines)
+    assert coach.is_current(again.moves[deeper[0].ply].annotation, sha, SMALL)  # the deeper verdict stays
     first, second = deeper[0].ply, deeper[1].ply
     coach.store(again, coach.review(again, MODEL, SMALL, plies=[first]), [1])  # one move again: the rest stay
     assert coach.is_current(again.moves[first].annotation, sha, SMALL)

@@ -5,17 +5,29 @@ the same worlds (paired, so the differences between moves carry far less noise t
 continued by the agent to a horizon (playout.py). Per move: win % with a 95% interval, the loss against
 the best move with its own (paired) interval, the points the seat's team gains over the other to the
 horizon, the chance that the other side's next play is a caída or a limpia, and the number of worlds.
-It works in rounds and stops at its time budget, at its most worlds, or once the best move is clear. Where the
-seat knows every card (the last deal of a 1 v 1 hand) every world is the true one: while its lanes stay in that
-hand it plays that one alone, with no sampling error (lanes that deal the next hands still sample worlds).
+It works in rounds of a fixed size until its worlds are done (or, with `min_worlds` below `worlds`, once the best
+move is clear); its time budget is only a safety cap: a round that would end past it is not started, and the
+analysis says it was cut (`Analysis.cut`). Where the seat knows every card (the last deal of a 1 v 1 hand) every
+world is the true one: while its lanes stay in that hand it plays that one alone, with no sampling error (lanes
+that deal the next hands still sample worlds).
+
+The worlds are drawn from a seed made of the settings' seed and what the seat knows of the position
+(`world_seed`: its hand, the table, the piles, the cards played, the scores, the hand sizes, the ply; never a card
+it cannot see), so two positions the seat cannot tell apart get the same worlds, and a position gets the same
+worlds wherever it is analysed. `verdict` is the one way the app asks for a position's analysis: one settings
+value (`STANDARD`, with the model's measured errors: calibrate.settings_for) and each result kept with its
+position, so the hints, the tutor, the annotation, the review, the drills and `analyse` show one value.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
+import threading
 import time
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -25,25 +37,21 @@ from .playout import Playouts, risks, start_lane
 from .values import for_model
 
 Z95 = 1.959964
-MIN_ROUND = 4
-"""The fewest worlds a round is worth starting (fewer than that left in the budget: the analysis stops)."""
-BUDGET_USE = 0.9
-"""The share of the budget the rounds plan to fill: a small round costs more a world than the rounds before it
-(each batched network call has its own overhead), and the results are reckoned after the last one."""
 
 
 @dataclass(frozen=True)
 class Settings:
-    """How deep and how long an analysis looks."""
+    """How deep an analysis looks (and the time cap that may cut it short)."""
 
-    worlds: int = 256
-    """Most worlds to sample."""
-    round_worlds: int = 32
-    """Worlds per round (with a budget, a round after the first shrinks to fit the time left)."""
-    min_worlds: int = 64
-    """Worlds before the analysis may stop because the best move is clear."""
-    budget_s: float = 0.75
-    """Time budget in seconds (0: no limit, all `worlds`)."""
+    worlds: int = 48
+    """Worlds to sample: a fixed number, the same for every consumer (`STANDARD`)."""
+    round_worlds: int = 24
+    """Worlds per round (a round is one batch of playouts; a cut analysis has whole rounds)."""
+    min_worlds: int = 48
+    """Worlds before the analysis may stop because the best move is clear (`worlds` or more: never, a fixed number)."""
+    budget_s: float = 5.0
+    """A safety cap in seconds, not a budget to fill: a round that would end past it is not started and the analysis
+    is marked cut (0: no cap). It is not part of what the analysis is (`identity`)."""
     horizon: str = "hand"
     """Where playouts stop: "deal" (after the next deal, valued by the critic), "hand" (the end of the hand,
     valued by `leaf`), or "game" (the real result). The end of the hand with the table is the closest to the
@@ -64,9 +72,26 @@ class Settings:
                 "budget_s": self.budget_s, "horizon": self.horizon, "leaf": self.leaf, "seed": self.seed,
                 "value_sd": self.value_sd, "loss_sd": self.loss_sd}
 
+    def identity(self) -> dict:
+        """`to_json` without the time cap: what makes two analyses of a position the same one."""
+        out = self.to_json()
+        del out["budget_s"]
+        return out
 
-INTERACTIVE = Settings()
-"""The settings of hints in play."""
+
+STANDARD = Settings()
+"""The one analysis of a position (before the model's measured errors are added, calibrate.settings_for): the
+hints, the tutor, the annotation made in play, the review, the drills and `analyse` all use it. 48 worlds in two
+rounds of 24 keep a hint at 0.64-0.74 s median, 1.8-2.0 s p95 on the 2-core machine (64: 0.87 s, 2.3 s; 32: 0.46 s,
+1.1 s; README, Measured); the review's deeper pass (`d`, four times the worlds) is the one thing that looks further.
+A compiled core is to raise it."""
+INTERACTIVE = STANDARD
+"""The settings of hints in play: STANDARD (one value for every consumer)."""
+
+
+def standard() -> Settings:
+    """STANDARD, read when asked (calibrate.settings_for adds the model's errors to it; a test may change it)."""
+    return STANDARD
 
 
 @dataclass(frozen=True)
@@ -112,11 +137,18 @@ class Analysis:
     known: bool = False
     """The seat knew every card (engine.knows_every_card) and the lanes stayed in the hand: the one world played
     was the true one."""
+    cut: bool = False
+    """The time cap (settings.budget_s) stopped it before its worlds were done: `worlds` is fewer than planned."""
 
     @property
     def where(self) -> str:
-        """Where the numbers come from, for a sentence: "with every card known" or "in N sampled worlds"."""
-        return "with every card known" if self.known else f"in {self.worlds} sampled worlds"
+        """Where the numbers come from, for a sentence: "with every card known", "in N sampled worlds", or, cut by
+        the time cap, "in only N of M sampled worlds (cut by the time cap)"."""
+        if self.known:
+            return "with every card known"
+        if self.cut:
+            return f"in only {self.worlds} of {self.settings.worlds} sampled worlds (cut by the time cap)"
+        return f"in {self.worlds} sampled worlds"
 
     @property
     def best(self) -> MoveEval:
@@ -137,6 +169,22 @@ def _mean_ci(x: np.ndarray, extra_sd: float = 0.0, known: bool = False) -> tuple
     return mean, mean - half, mean + half
 
 
+def observed(state: State, seat: int) -> tuple:
+    """What `seat` knows of a position: everything in it but the cards it cannot see (the other hands are their
+    sizes, the stock its size, another seat's ronda only that it was announced)."""
+    return (state.rules, state.hand_no, state.dealer, state.deal_no, state.turn, seat, state.hands[seat],
+            tuple(len(h) for h in state.hands), state.table, len(state.stock), state.piles, state.scores,
+            state.trailed, tuple(r if s == seat else r >= 0 for s, r in enumerate(state.rondas)), state.played,
+            state.last_capturer, state.winner, state.discarded, state.plays)
+
+
+def world_seed(state: State, seat: int, seed: int = 0) -> int:
+    """The seed of the worlds of `seat`'s position: from `seed` and what the seat knows (`observed`), never a hidden
+    card, and the same in every process (a digest, not Python's salted hash)."""
+    digest = hashlib.sha256(repr((seed, observed(state, seat))).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
 def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | None = None,
             memory: tuple | None = None) -> Analysis:
     """Analyse the position of the seat on turn (or `seat`) with `agent`, an OnnxPolicy that has observed
@@ -152,7 +200,7 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
         memory = agent.memory
     h0, c0 = memory
     team = seat & 1
-    rng = random.Random(settings.seed)
+    rng = random.Random(world_seed(state, seat, settings.seed))
     hand_values = None
     if settings.horizon == "hand" and settings.leaf == "table":
         hand_values = for_model(agent.path, agent.model_id, state.rules)
@@ -162,20 +210,19 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     points: list[list[float]] = [[] for _ in legal]
     caidas, limpias = [0] * len(legal), [0] * len(legal)
     table_errors: list[list[float]] = [[] for _ in legal]
-    worlds, playing = 0, 0.0
+    worlds, playing, cut = 0, 0.0, False
     # every world is the true one while the lanes stay in this hand: one is enough, and it has no sampling error;
     # lanes that deal the next hands (to the game's end, or for the critic after the next first deal) meet chance
     known = knows_every_card(state) and not playouts.past_hand
     most = 1 if known else settings.worlds
     while worlds < most:
         batch = min(settings.round_worlds, most - worlds)
-        if settings.budget_s and not worlds:  # a first round of half size: the rate is known early
-            batch = min(batch, max(MIN_ROUND, settings.round_worlds // 2))
-        elif settings.budget_s:  # the next round shrinks to what the time left holds, at the rate so far
-            fits = int((BUDGET_USE * settings.budget_s - (time.perf_counter() - started)) * worlds / max(playing, 1e-9))
-            if fits < MIN_ROUND:
-                break
-            batch = min(batch, fits)
+        # the cap: a round that would end past it (at the rate so far) is not started; the rounds keep their size, so
+        # a cut analysis is the first rounds of the whole one, and says it was cut
+        if settings.budget_s and worlds and \
+                time.perf_counter() - started + batch * playing / worlds > settings.budget_s:
+            cut = True
+            break
         round_started = time.perf_counter()
         lanes = []
         for w in range(batch):
@@ -213,7 +260,53 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
                             float(np.mean(points[m])), caidas[m] / worlds, limpias[m] / worlds, worlds))
     out.sort(key=lambda e: (e.loss, -e.win_pct, e.action))
     leaf = "result" if settings.horizon == "game" else "table" if hand_values else "critic"
-    return Analysis(seat, tuple(out), worlds, time.perf_counter() - started, settings, agent.model_id, leaf, known)
+    return Analysis(seat, tuple(out), worlds, time.perf_counter() - started, settings, agent.model_id, leaf, known,
+                    cut)
+
+
+_KEPT: OrderedDict = OrderedDict()
+"""Analyses made by `verdict`, by position, model and settings (the latest KEEP)."""
+KEEP = 512
+_LOCK = threading.Lock()
+"""The app asks from worker threads (the hints', the tutor's)."""
+
+
+def position_key(state: State, seat: int, memory, model_id: str, settings: Settings) -> str:
+    """What identifies a position's analysis: what the seat knows of it, its memory there, the model, the settings
+    (their `identity`: the time cap is not part of it)."""
+    digest = hashlib.sha256(repr(observed(state, seat)).encode())
+    for part in memory:
+        digest.update(np.ascontiguousarray(part, dtype=np.float32).tobytes())
+    digest.update(repr(sorted(settings.identity().items())).encode() + model_id.encode())
+    return digest.hexdigest()
+
+
+def verdict(state: State, agent, settings: Settings, memory: tuple | None = None, seat: int | None = None) -> Analysis:
+    """The analysis of a position, computed once and kept with it: the one value every consumer shows. A kept
+    analysis that the time cap cut is given again only to a request that has a cap too (an uncapped one, a review
+    in the background, completes it)."""
+    seat = state.turn if seat is None else seat
+    if memory is None:
+        agent.observe(state)
+        memory = agent.memory
+    key = position_key(state, seat, memory, agent.model_id, settings)
+    with _LOCK:
+        kept = _KEPT.get(key)
+        if kept is not None and (not kept.cut or settings.budget_s):
+            _KEPT.move_to_end(key)
+            return replace(kept, settings=settings) if kept.settings != settings else kept
+    result = analyse(state, agent, settings, seat, memory)
+    with _LOCK:
+        _KEPT[key] = result
+        while len(_KEPT) > KEEP:
+            _KEPT.popitem(last=False)
+    return result
+
+
+def forget() -> None:
+    """Drop the kept analyses."""
+    with _LOCK:
+        _KEPT.clear()
 
 
 def _clear(table: np.ndarray) -> bool:

@@ -26,7 +26,7 @@ import numpy as np
 from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from ..engine import Rules
 from ..records import write_atomic
-from .analyse import INTERACTIVE, Z95, Settings, analyse
+from .analyse import INTERACTIVE, Z95, Settings, analyse, standard
 from .validate import REFERENCE, reference_file, references, sample_positions
 from .values import HandValues, build, for_model, forget, read_sidecar, sidecar
 
@@ -42,9 +42,12 @@ def _path(model) -> Path:
     return Path(model) if model else default_model_path()
 
 
-def settings_for(model=None, base: Settings = INTERACTIVE, rules: Rules | None = None) -> Settings:
-    """`base` with the model's measured errors, when its sidecar was made for this very model, for the
-    same horizon and leaf (for `rules`: the table's rules when the errors were measured with the table)."""
+def settings_for(model=None, base: Settings | None = None, rules: Rules | None = None) -> Settings:
+    """`base` (default: analyse.STANDARD, the one analysis of a position) with the model's measured errors, when its
+    sidecar was made for this very model, for the same horizon and leaf (for `rules`: the table's rules when the
+    errors were measured with the table). Every consumer of a position's analysis (session, review, drills,
+    `analyse`) takes its settings from here, with no `base`."""
+    base = standard() if base is None else base
     path = _path(model)
     try:
         model_id = file_sha256(path)

@@ -1,8 +1,10 @@
 """Provides the analysis of many positions at once, in worker processes where the machine has cores for them.
 
 A position's analysis depends only on the position, the seat's memory there, the settings and the model (its
-worlds come from the settings' seed), so the results are the same with any number of processes; only the
-time changes. Workers are started with "spawn" (safe from the app's worker threads) and load the model once.
+worlds come from the settings' seed and what the seat knows, analyse.world_seed), so the results are the same with
+any number of processes; only the time changes (unless the time cap cuts one, which it then says). In this
+process a position analysed before (in play: the hints, the tutor) is not analysed again (analyse.verdict).
+Workers are started with "spawn" (safe from the app's worker threads) and load the model once.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..agents.onnx_policy import OnnxPolicy, default_model_path
-from .analyse import Analysis, Settings, analyse
+from .analyse import Analysis, Settings, verdict
 
 _AGENTS: dict = {}
 
@@ -36,7 +38,7 @@ def default_jobs() -> int:
 
 def _analyse(job) -> Analysis:
     state, memory, settings, model = job
-    return analyse(state, agent_for(model), settings, memory=memory)
+    return verdict(state, agent_for(model), settings, memory=memory)
 
 
 def analyse_positions(positions, settings: Settings, model=None, jobs: int = 1) -> Iterator[Analysis]:

@@ -16,8 +16,9 @@ from typing import NamedTuple
 
 from .. import coach, records
 from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
-from ..analysis import analyse
+from ..analysis import verdict
 from ..analysis.calibrate import settings_for
+from ..analysis.onepass import scale
 from ..engine import (
     CaptureOption,
     IllegalMove,
@@ -106,7 +107,10 @@ class GameSession:
         self.narrator = Narrator(rules, self.names, you=HUMAN)
         self.coach_preset = coach_preset
         self.analysis_settings = settings_for(self.model_path, rules=rules)
-        """The analysis's settings for hints and warnings (with the model's measured errors, if fitted)."""
+        """The one analysis of a position (analysis.STANDARD with the model's measured errors): hints, warnings and
+        annotations; a review of the game asks for the same (coach.review_settings)."""
+        self.one_pass = scale(self.model_path)
+        """The network's one-pass value -> win % on the analysis's scale (analysis/onepass.py)."""
         self.win_history: list[float] = []
         self.last: MoveReport | None = None
         self.agent_last: tuple | None = None
@@ -223,7 +227,7 @@ class GameSession:
 
     def quick_hints(self) -> list:
         """The person's moves with the network's win % after each (at once), best first."""
-        return coach.quick_hints(self.state, self.coach_decision())
+        return coach.quick_hints(self.state, self.coach_decision(), self.one_pass)
 
     def request(self) -> Request:
         """The game as it is now, to tag a worker's question with (on the thread that plays)."""
@@ -240,9 +244,10 @@ class GameSession:
 
     def analyse(self, position: tuple):
         """The possible-worlds analysis of a position taken with `position()` (safe in a worker thread: the
-        coach's memory is passed in, never changed)."""
+        coach's memory is passed in, never changed): computed once and kept with the position (analysis.verdict),
+        so the hints, the tutor's warning and the annotation show one value."""
         state, memory = position
-        return analyse(state, self.helper, self.analysis_settings, memory=memory)
+        return verdict(state, self.helper, self.analysis_settings, memory=memory)
 
     def take_back(self) -> GameSession:
         """Take back your last move and the agent's replies after it: a session at that point. The record keeps
@@ -287,7 +292,7 @@ class GameSession:
         if analysis is not None:
             note = coach.from_analysis(analysis, action, ply, self.coach_preset)
         else:
-            note = coach.annotate(self.state, decision, action, ply, self.coach_preset)
+            note = coach.annotate(self.state, decision, action, ply, self.coach_preset, self.one_pass)
         report = self._play(action, card, decision, note)
         self.win_history.append(note.win_after)
         return report

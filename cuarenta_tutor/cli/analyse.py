@@ -16,8 +16,11 @@ def add_arguments(parser) -> None:
     parser.add_argument("game", help="a saved game file")
     parser.add_argument("--ply", type=int, help="only the position before move N (1 = the first move)")
     parser.add_argument("--seat", type=int, help="the seat whose moves to analyse (default: the person's, or all)")
-    parser.add_argument("--worlds", type=int, default=128, help="sampled worlds per position (default 128)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds (default 0)")
+    parser.add_argument("--worlds", type=int,
+                        help="sampled worlds per position, with no time cap (default: the one analysis the hints, the "
+                             "tutor, the review and the drills show, analysis.STANDARD)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds, mixed with what the seat "
+                                                             "knows of the position (default 0)")
     parser.add_argument("--model", help="ONNX model (default: the shipped one)")
     parser.add_argument("--json", action="store_true", help="one JSON object per position, one per line")
     parser.add_argument("--jobs", type=int, help="processes (default: one per core, up to 8; the same results with "
@@ -36,7 +39,7 @@ def run(args) -> int:
     from ..coach import review_settings
     from ..progressbar import progress_bar
 
-    if args.worlds < 2 or (args.jobs is not None and args.jobs < 1):
+    if (args.worlds is not None and args.worlds < 2) or (args.jobs is not None and args.jobs < 1):
         print("cuarenta-tutor analyse: --worlds must be 2 or more, --jobs 1 or more", file=sys.stderr)
         return 2
     try:
@@ -47,8 +50,7 @@ def run(args) -> int:
         if args.seat is not None and not 0 <= args.seat < len(record.seats):
             print(f"cuarenta-tutor analyse: --seat must be 0..{len(record.seats) - 1} for this game", file=sys.stderr)
             return 2
-        settings = replace(review_settings(record, args.model, args.worlds), round_worlds=min(32, args.worlds),
-                           min_worlds=args.worlds, seed=args.seed)
+        settings = replace(review_settings(record, args.model, args.worlds), seed=args.seed)
         with progress_bar("analysing") as advance:
             found = analyse_game(record, settings, seats=None if args.seat is None else [args.seat],
                                  plies=None if args.ply is None else [args.ply - 1], model=args.model,
@@ -59,7 +61,7 @@ def run(args) -> int:
     for ply, result in found:
         if args.json:
             print(json.dumps({"ply": ply + 1, "seat": result.seat, "worlds": result.worlds, "known": result.known,
-                              "moves": [m.to_json() for m in result.moves]}))
+                              "cut": result.cut, "moves": [m.to_json() for m in result.moves]}))
             continue
         print(f"Move {ply + 1}, seat {result.seat} ({result.where}, win % for the mover's team):")
         for m in result.moves:

@@ -2,7 +2,8 @@
 (the network's at once, the analysis's once refined, with its interval) and what it risks next.
 
 The first hint is the best by the numbers it shows: the highest win %. Refined hints come from the
-possible-worlds analysis (analysis/), the quick ones from one forward pass of the network.
+possible-worlds analysis (analysis/), the quick ones from one forward pass of the network, shown on the analysis's
+scale (analysis/onepass.py) and never with a class.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ class Hint:
     """Chance that the other side's next play is a caída (refined only)."""
     limpia_risk: float | None = None
     refined: bool = False
+    cut: bool = False
+    """The analysis behind a refined hint was cut short by its time cap (fewer worlds than planned)."""
 
     @property
     def margin(self) -> float | None:
@@ -51,10 +54,12 @@ def does(state: State, action: int) -> str:
     return ", ".join([head, *Narrator(state.rules).notes(events)])
 
 
-def quick_hints(state: State, decision) -> list[Hint]:
-    """Every legal move with the network's win % after it (one forward pass), best first."""
+def quick_hints(state: State, decision, scale=None) -> list[Hint]:
+    """Every legal move with the network's win % after it (one forward pass), best first; `scale` maps the network's
+    value onto the analysis's win % (analysis.onepass.scale; None: the network's own, 100 * value)."""
     legal = legal_actions(state)
-    hints = [Hint(a, move_name(state, a), key_of(state, a), does(state, a), 100.0 * decision.action_values[a])
+    scale = scale or (lambda v: 100.0 * v)
+    hints = [Hint(a, move_name(state, a), key_of(state, a), does(state, a), scale(decision.action_values[a]))
              for a in legal]
     return sorted(hints, key=lambda h: (-h.win_pct, h.action))
 
@@ -62,5 +67,5 @@ def quick_hints(state: State, decision) -> list[Hint]:
 def refined_hints(state: State, analysis) -> list[Hint]:
     """Every legal move with the analysis's win %, interval and risks, best first."""
     hints = [Hint(m.action, m.name, key_of(state, m.action), does(state, m.action), m.win_pct, m.ci95,
-                  m.caida_risk, m.limpia_risk, True) for m in analysis.moves]
+                  m.caida_risk, m.limpia_risk, True, analysis.cut) for m in analysis.moves]
     return sorted(hints, key=lambda h: (-h.win_pct, h.action))

@@ -1,8 +1,9 @@
 """Provides the coach's judgement of moves: annotations with a class, accuracy, and where they came from.
 
 An annotation is made from the possible-worlds analysis of the position (analysis/), or, in play before the
-analysis has answered, from one forward pass of the network (its provenance says which). Every figure is a
-win percentage (0..100) for the mover's team.
+analysis has answered, from one forward pass of the network (its provenance says which; its numbers on the
+analysis's scale, analysis/onepass.py, and its class "unclear": a class comes from the analysis alone). Every figure
+is a win percentage (0..100) for the mover's team.
 
 - A move's *loss* is the best move's win % minus the played one's; classes follow Lichess' thresholds
   (inaccuracy 5, mistake 10, blunder 15 points; the "strict" preset 2/4/8 matches gnubg's bands), and with
@@ -19,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, fields
 
-from ..analysis.classes import Class, classify, range_accuracy
+from ..analysis.classes import THRESHOLDS, Class, classify, range_accuracy
 from ..engine import State, legal_actions
 from ..narrator import move_name
 from ..resources import version
@@ -158,6 +159,8 @@ def from_analysis(analysis, action: int, ply: int, preset: str = "standard") -> 
     best = analysis.best
     provenance = {"method": "analysis", "model": analysis.model_id, "settings": analysis.settings.to_json(),
                   "leaf": analysis.leaf, "version": version()}
+    if analysis.cut:  # the time cap stopped it short: a review analyses the move again
+        provenance["cut"] = True
     return Annotation(ply, analysis.seat, action, played.name, best.win_pct, played.win_pct, best.action, best.name,
                       best.win_pct, played.loss, classify(played.loss, preset, played.loss_ci95),
                       range_accuracy([m.win_pct for m in analysis.moves], played.win_pct), provenance,
@@ -171,9 +174,14 @@ def move_risks(played, best) -> dict:
             for k, m in (("played", played), ("best", best))}
 
 
-def annotate(state: State, decision: Decision, played_action: int, ply: int, preset: str = "standard") -> Annotation:
-    """Judge `played_action` in `state` from the network's Decision for the mover (before the analysis has
-    answered): the best move is the agent's own choice (the critic alone ranks moves too roughly to name it)."""
+def annotate(state: State, decision: Decision, played_action: int, ply: int, preset: str = "standard",
+             scale=None) -> Annotation:
+    """Note `played_action` in `state` from the network's Decision for the mover (before the analysis has
+    answered): the best move is the agent's own choice (the critic alone ranks moves too roughly to name it); the
+    win % on the analysis's scale by `scale` (analysis.onepass.scale; None: the network's own); the class "unclear",
+    never one from these numbers (a review of the game gives the analysis's)."""
+    if preset not in THRESHOLDS:
+        raise ValueError(f"unknown coaching preset {preset!r}; choose one of: {', '.join(THRESHOLDS)}")
     if decision.value is None:
         raise ValueError(f"annotations need the win probability of the position; "
                          f"{decision.model_id or 'this policy'} gives none (use the trained agent, OnnxPolicy)")
@@ -184,9 +192,12 @@ def annotate(state: State, decision: Decision, played_action: int, ply: int, pre
     best = ranked[0]
     provenance = {"method": "network", "model": decision.model_id, "settings": None, "leaf": "critic",
                   "version": version()}
-    return Annotation(ply, state.turn, played.action, played.name, 100.0 * decision.value, played.win_after,
-                      best.action, best.name, best.win_after, played.loss, classify(played.loss, preset),
-                      range_accuracy([h.win_after for h in ranked], played.win_after), provenance)
+    scale = scale or (lambda v: 100.0 * v)
+    wins = {h.action: scale(h.win_after / 100.0) for h in ranked}
+    loss = round(max(0.0, wins[best.action] - wins[played.action]), 6)
+    return Annotation(ply, state.turn, played.action, played.name, scale(decision.value), wins[played.action],
+                      best.action, best.name, wins[best.action], loss, Class.UNCLEAR,
+                      range_accuracy(list(wins.values()), wins[played.action]), provenance)
 
 
 def game_accuracy(annotations) -> float | None:

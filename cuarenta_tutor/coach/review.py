@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..analysis import analyse_game
-from ..analysis.analyse import INTERACTIVE, Settings
+from ..analysis.analyse import Settings, standard
 from ..analysis.calibrate import settings_for
 from ..analysis.classes import ERRORS, Class
 from ..engine import Rules
@@ -18,14 +18,15 @@ from ..narrator import Narrator, move_name
 from ..records import GameRecord, ReplayedGame, result_text
 from .annotate import Annotation, accuracy_by_group, from_analysis, game_accuracy
 
-REVIEW = replace(INTERACTIVE, budget_s=0.0)
-"""A review's settings: the hints' worlds without their time budget, so a review gives the same numbers on
-any machine."""
+REVIEW = standard()
+"""A review's settings: the one analysis of a position (analysis.STANDARD), the hints' and the tutor's, so a move
+annotated in play from its analysis is not analysed again, and nothing but the deeper pass changes its verdict."""
 
 
 def review_settings(record: GameRecord, model=None, worlds: int | None = None) -> Settings:
-    """REVIEW (or `worlds` deep: at most that many, at least a quarter) with the model's measured errors."""
-    base = REVIEW if worlds is None else replace(REVIEW, worlds=worlds, min_worlds=max(1, worlds // 4))
+    """The one analysis of a position (analysis.STANDARD) with the model's measured errors; with `worlds`, the deeper
+    pass: exactly that many worlds, no time cap (the one thing that changes a verdict)."""
+    base = None if worlds is None else replace(standard(), worlds=worlds, min_worlds=worlds, budget_s=0.0)
     return settings_for(model, base, Rules().with_options(**record.rules))
 
 
@@ -52,11 +53,23 @@ def read(annotation: dict | None) -> Annotation | None:
         return None
 
 
+DEPTH = ("worlds", "round_worlds", "min_worlds")
+"""The settings a deeper pass changes."""
+
+
 def is_current(annotation: dict | None, model_id: str, settings: Settings) -> bool:
-    """Whether a stored annotation is readable and came from the analysis with this model and these settings."""
+    """Whether a stored annotation is readable and came from the analysis with this model and these settings (their
+    identity: the time cap aside), in all its worlds (not cut by the cap), or from a deeper pass of it (more worlds,
+    the rest the same: the deeper verdict stays)."""
     note = read(annotation)
-    return (note is not None and note.method == "analysis" and note.model_id == model_id
-            and note.provenance.get("settings") == settings.to_json())
+    if note is None or note.method != "analysis" or note.model_id != model_id or note.provenance.get("cut"):
+        return False
+    stored, wanted = dict(note.provenance.get("settings") or {}), settings.identity()
+    stored.pop("budget_s", None)
+    if stored == wanted:
+        return True
+    same = all(stored.get(k) == v for k, v in wanted.items() if k not in DEPTH) and set(stored) == set(wanted)
+    return same and isinstance(stored.get("worlds"), int) and stored["worlds"] > wanted["worlds"]
 
 
 def review(game: GameRecord | ReplayedGame, model=None, settings: Settings | None = None, seats=None,
@@ -96,10 +109,10 @@ def store(game: GameRecord | ReplayedGame, annotations, seats) -> list[str]:
         before = read(move.annotation)
         note = new.get(ply)
         if before and note:
-            if before.klass != note.klass and (before.klass.is_error or note.klass.is_error):
-                how = "" if before.method == note.method else f" ({before.method})"
+            no_verdict = before.method == "network" and before.klass == Class.UNCLEAR  # the network's: no class
+            if before.klass != note.klass and (before.klass.is_error or note.klass.is_error) and not no_verdict:
                 lines.append(f"move {ply + 1} ({names.get(move.seat, move.seat)}, {note.name}): was "
-                             f"{before.klass.with_article}{how}, now {note.klass}")
+                             f"{before.klass.with_article}{_why(before, note)}, now {note.klass}")
         record.annotate(ply, note)
     return lines
 
@@ -107,6 +120,20 @@ def store(game: GameRecord | ReplayedGame, annotations, seats) -> list[str]:
 def narrator_for(record: GameRecord) -> Narrator:
     """The narrator of a saved game: its rules, its seats' names, the person's seat."""
     return Narrator(Rules().with_options(**record.rules), [s.name for s in record.seats], record.human_seat)
+
+
+def _why(before: Annotation, note: Annotation) -> str:
+    """Why a verdict changed, for store's line: the network's numbers before any analysis, an analysis the time cap
+    cut short, or the deeper pass."""
+    if before.method != note.method:
+        return f" ({before.method})"
+    if before.provenance.get("cut"):
+        return f" (in only {before.worlds} worlds: the time cap cut it)"
+    worlds = (note.provenance.get("settings") or {}).get("worlds") or 0
+    if worlds > ((before.provenance.get("settings") or {}).get("worlds") or 0):
+        return f" (deeper review: {worlds} worlds)"
+    return ""
+
 
 
 def ending(game: GameRecord | ReplayedGame) -> str:

@@ -103,6 +103,7 @@ class PlayScreen(Screen):
         level = (self.session.record.level or "club").replace("adaptive:", "adaptive, now ")
         self.query_one(AgentPanel).model = (f"level {level} · model {self.session.model_path.stem} "
                                             f"{self.session.agent.model_id[:8]}")
+        self.query_one(AgentPanel).scale = self.session.one_pass  # the network's win % on the analysis's scale
         self.show_notes(self.session.last.callouts if self.session.last else [])
         if self.session.agent_last:  # a resumed game: the agent's last move, without its numbers
             self.query_one(AgentPanel).move = self.session.agent_last

@@ -313,9 +313,9 @@ class ReviewGame(Screen):
         changes.update(self.outcome.strip())
 
     def action_deeper(self) -> None:
-        """Review again with four times the worlds."""
+        """Review again with four times the worlds: the one thing that changes a verdict (its lines say so)."""
         worlds = 4 * (self.app.review or coaching.REVIEW).worlds
-        self.notify(f"Reviewing again in up to {worlds} worlds per move…")
+        self.notify(f"A deeper review: every move again in {worlds} worlds; what it changes is listed…")
         self.start_review(worlds)
 
     # ---- drawing ---------------------------------------------------------------------------

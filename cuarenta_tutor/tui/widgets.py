@@ -156,6 +156,8 @@ class AgentPanel(Static):
     """(state before the move, the agent's Decision, the move's name) of its last move, or None."""
     model: reactive[str] = reactive("", layout=False)
     """The model it plays with ("cuarenta-a2c-lstm 967dfd4d"), shown until its first move."""
+    scale = staticmethod(lambda value: 100.0 * value)
+    """The network's value -> win % on the analysis's scale (the play screen sets the session's one-pass fit)."""
 
     def watch_model(self) -> None:
         self.watch_move(self.move)
@@ -176,7 +178,7 @@ class AgentPanel(Static):
                 side = "your team" if before.turn % 2 == 0 else "their team"
                 t.append(f"  p {100 * decision.probs.get(decision.action, 0):.0f}%", style="dim")
                 if decision.value is not None:
-                    t.append(f" · {side} win {100 * decision.value:.0f}%", style="dim")
+                    t.append(f" · {side} win {self.scale(decision.value):.0f}%", style="dim")
         self.update(t)
 
     def watch_move(self, move) -> None:
@@ -197,7 +199,7 @@ class AgentPanel(Static):
         if decision.value is not None:
             side = "agent" if state_before.rules.players == 2 else \
                 "your team" if state_before.turn % 2 == 0 else "their team"
-            t.append(f"   {side} win {100 * decision.value:.0f}%")
+            t.append(f"   {side} win {self.scale(decision.value):.0f}%")
         t.append("\n  ")
         top = sorted(decision.probs.items(), key=lambda kv: -kv[1])[:4]
         t.append("   ".join(f"{move_name(state_before, a)} {100 * p:.0f}%" for a, p in top), style="dim")
@@ -215,7 +217,8 @@ class HintsPanel(Static):
     def watch_hints(self, hints) -> None:
         refined = bool(hints) and hints[0].refined
         t = Text("Hints (h hides): [key] move · what it takes · win % after"
-                 + (" · risk next [refined]" if refined else " [refining…]") + "\n", style="bold")
+                 + ((" · risk next [refined, cut short by the time cap]" if hints[0].cut else " · risk next [refined]")
+                    if refined else " [refining…]") + "\n", style="bold")
         for i, hint in enumerate(hints[:6]):
             win = f"{hint.win_pct:3.0f}% ±{hint.margin:.0f}" if hint.refined else f"{hint.win_pct:3.0f}%   "
             risk = ""
