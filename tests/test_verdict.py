@@ -8,17 +8,17 @@ import sys
 from dataclasses import replace
 
 import pytest
-from cuarenta_tutor.app.session import GameSession
 
 from cuarenta_tutor import coach, records
 from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, file_sha256
 from cuarenta_tutor.analysis import analyse as analyse_position
 from cuarenta_tutor.analysis.analyse import forget, world_seed
-from cuarenta_tutor.analysis.classes import judge
+from cuarenta_tutor.analysis.classes import classify
+from cuarenta_tutor.app.session import GameSession
 from cuarenta_tutor.cli import main
 from cuarenta_tutor.coach.advice import refined_hints
 from cuarenta_tutor.engine import legal_actions
-from cuarenta_tutor.tui.tutor import TUTOR_CLASSES, warning_for
+from cuarenta_tutor.tui.tutor import warning_for
 
 ANALYSE = sys.modules["cuarenta_tutor.analysis.analyse"]
 DECISIONS = 3
@@ -27,7 +27,8 @@ DECISIONS = 3
 
 def numbers(move) -> tuple:
     """What every consumer shows of a move: win %, interval, loss, loss interval, class."""
-    return (move.win_pct, tuple(move.ci95), move.loss, tuple(move.loss_ci95), judge(move))
+    klass = classify(move.loss, "standard", move.loss_ci95)
+    return (move.win_pct, tuple(move.ci95), move.loss, tuple(move.loss_ci95), klass)
 
 
 def rounded(move: dict) -> tuple:
@@ -84,7 +85,8 @@ def test_hints_tutor_annotation_review_drill_and_analyse_give_one_verdict(small,
         # the hints and the tutor: the one analysis
         assert hints == {m.action: (m.win_pct, tuple(m.ci95)) for m in analysis.moves}
         played = analysis.move(record.moves[ply].action)
-        assert tutor == (judge(played) if judge(played) in TUTOR_CLASSES else None)
+        klass = classify(played.loss, "standard", played.loss_ci95)
+        assert tutor == (klass if klass.is_mistake_or_worse else None)
         # the annotation stored in play is current for a review: nothing to analyse again
         note = coach.read(record.moves[ply].annotation)
         assert coach.is_current(record.moves[ply].annotation, model_id, settings)
@@ -102,7 +104,7 @@ def test_hints_tutor_annotation_review_drill_and_analyse_give_one_verdict(small,
         analysis = shown[int(drill.id.rsplit(":", 1)[1])][2]
         want = {m.action: m.to_json() for m in analysis.moves}
         assert {m["action"]: (rounded(m), m["class"]) for m in drill.moves} == \
-            {a: (rounded(m), judge(analysis.move(a))) for a, m in want.items()}
+            {a: (rounded(m), numbers(analysis.move(a))[-1]) for a, m in want.items()}
     forget()
     one, two = analyse_json(path, capsys, 1), analyse_json(path, capsys, 2)
     assert one == two  # the same numbers in one process and in two
