@@ -15,6 +15,7 @@ from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, default_model_path, fi
 from cuarenta_tutor.analysis import Analysis, MoveEval, Settings
 from cuarenta_tutor.coach import (
     Annotation,
+    Provenance,
     accuracy_by_group,
     annotate,
     classify,
@@ -109,7 +110,7 @@ def test_move_accuracy_is_the_share_of_the_decisions_range_kept():
 
 def _note(win_before, win_after, accuracy, ply=0, seat=0):
     return Annotation(ply, seat, 0, "A trails", win_before, win_after, 0, "A trails", win_after, 0.0, "best", accuracy,
-                      {"method": "network", "model": "m"})
+                      Provenance("network", "m"))
 
 
 def test_game_accuracy_is_the_mean_over_the_decisions_that_count():
@@ -180,8 +181,8 @@ def test_annotation_from_the_analysis_gives_a_class_only_where_the_interval_supp
     a = from_analysis(analysis, t7, 4)
     assert (a.win_before, a.win_after, a.win_best, a.loss, a.klass) == (70, 52, 70, 18, "blunder")
     assert a.ci95 == (49, 55) and a.loss_ci95 == (16, 20) and a.worlds == 64 and a.accuracy == 0.0
-    assert a.provenance["method"] == "analysis" and a.model_id == "model-sha"
-    assert a.provenance["settings"] == Settings(worlds=64).to_json() and a.provenance["leaf"] == "table"
+    assert a.provenance.method == "analysis" and a.model_id == "model-sha"
+    assert a.provenance.settings == Settings(worlds=64).to_json() and a.provenance.leaf == "table"
     assert from_analysis(analysis, t5, 4).klass == "mistake"
     assert from_analysis(analysis, tk, 4).klass == "unclear"  # 13 lost, but its interval reaches down to 4
     assert from_analysis(analysis, take, 4).klass == "best"
@@ -201,6 +202,17 @@ def test_annotation_round_trips_through_json(position):
         Annotation.from_dict({**a.to_dict(), "klass": "awful"})
     with pytest.raises(ValueError, match="'ci95' is \\[1\\], not a \\[low, high\\] pair"):
         Annotation.from_dict({**analysed.to_dict(), "ci95": [1]})
+    # provenance and risks are typed values, checked when read
+    assert isinstance(analysed.provenance, Provenance) and analysed.provenance.method == "analysis"
+    assert analysed.to_dict()["risks"] == {"played": list(analysed.risks.played), "best": list(analysed.risks.best)}
+    with pytest.raises(ValueError, match="provenance method 'magic'"):
+        Annotation.from_dict({**a.to_dict(), "provenance": {**a.to_dict()["provenance"], "method": "magic"}})
+    with pytest.raises(ValueError, match="provenance field 'settings'"):
+        Annotation.from_dict({**analysed.to_dict(), "provenance": {"method": "analysis", "settings": [64]}})
+    with pytest.raises(ValueError, match="'risks'"):
+        Annotation.from_dict({**analysed.to_dict(), "risks": {"played": [0.5], "best": [0, 0]}})
+    with pytest.raises(TypeError, match="provenance is a Provenance"):
+        Annotation(**{**vars(a), "provenance": {"method": "network"}})
 
 
 def test_annotations_saved_by_earlier_versions_still_read():
@@ -256,8 +268,7 @@ def move_lines(text: str) -> list[str]:
 def test_format_review_writes_one_line_per_move_the_intervals_the_provenance_and_the_accuracy():
     record, _ = _bot_game(5, 0, stop=6)
     first = record.moves[0].seat
-    prov = {"method": "analysis", "model": "0123456789abcdef", "settings": {"worlds": 256}, "leaf": "table",
-            "version": "9.9"}
+    prov = Provenance("analysis", "0123456789abcdef", {"worlds": 256}, "table", "9.9")
     notes = [Annotation(0, first, 0, "A trails", 60.0, 45.0, 16, "7 takes 7", 60.0, 15.0, "blunder", 50.0, prov,
                         (42.0, 48.0), (12.0, 18.0), 256),
              Annotation(2, first, 0, "A trails", 40.0, 40.0, 0, "A trails", 40.0, 0.0, "best", 100.0, prov,
@@ -322,7 +333,7 @@ def test_review_analyses_every_decision_with_its_interval_and_provenance(annotat
         assert a.worlds == (1 if knows_every_card(state) else SMALL.worlds)  # every card known: the one true world
         assert (a.loss == 0) == (a.klass == "best") and a.win_best == a.win_before >= a.win_after
         assert a.accuracy is None or 0 <= a.accuracy <= 100
-        assert a.provenance["model"] == sha and a.provenance["settings"] == SMALL.to_json()
+        assert a.provenance.model == sha and a.provenance.settings == SMALL.to_json()
     sampled = [a for a in reviewed if a.worlds > 1][:2]
     assert len(sampled) == 2  # the same numbers every time (two decisions again: each is analysed on its own)
     assert coach.review(record, MODEL, SMALL, plies=[a.ply for a in sampled]) == sampled

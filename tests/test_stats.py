@@ -8,7 +8,7 @@ from helpers import reviewed_worst_game, worst_game
 
 from cuarenta_tutor import coach, records
 from cuarenta_tutor.cli import main
-from cuarenta_tutor.coach import stats
+from cuarenta_tutor.coach import Risks, stats
 from cuarenta_tutor.coach.kinds import KINDS, LESSONS, kind
 from cuarenta_tutor.engine import make_position, match_action, parse_rank, sum_action, trail_action
 from cuarenta_tutor.lessons import load_lessons
@@ -17,7 +17,7 @@ from cuarenta_tutor.lessons import load_lessons
 pytestmark = pytest.mark.xdist_group("worst-games")
 
 A = {r: parse_rank(r) for r in ("A", "2", "3", "5", "7", "K")}
-NO_RISK = {"played": [0.0, 0.0], "best": [0.0, 0.0]}
+NO_RISK = Risks((0.0, 0.0), (0.0, 0.0))
 
 
 @pytest.mark.parametrize("hands, table, trailed, played, best, expected", [
@@ -36,8 +36,8 @@ def test_the_kind_of_a_mistake_comes_from_what_the_best_move_does_that_the_playe
 def test_leaving_a_caida_or_a_limpia_is_read_from_the_risks():
     state = make_position(hands=[["7", "K"], ["Q"]], table=["J"], turn=0)
     played, best = trail_action(A["7"]), trail_action(A["K"])
-    assert kind(state, played, best, {"played": [0.6, 0.0], "best": [0.1, 0.0]}) == "left a caída"
-    assert kind(state, played, best, {"played": [0.0, 0.5], "best": [0.0, 0.1]}) == "left a limpia"
+    assert kind(state, played, best, Risks((0.6, 0.0), (0.1, 0.0))) == "left a caída"
+    assert kind(state, played, best, Risks((0.0, 0.5), (0.0, 0.1))) == "left a limpia"
     assert kind(state, played, best, NO_RISK) == kind(state, played, best, None) == "other"
 
 

@@ -98,7 +98,7 @@ def test_hints_tutor_annotation_review_drill_and_analyse_give_one_verdict(small,
     for ply, (_, _, analysis) in shown.items():
         a = reviewed[ply]
         assert (a.win_after, a.ci95, a.loss, a.loss_ci95, a.klass) == numbers(analysis.move(a.action))
-        assert a.worlds == analysis.worlds and a.provenance["settings"] == analysis.settings.to_json()
+        assert a.worlds == analysis.worlds and a.provenance.settings == analysis.settings.to_json()
     assert made, "the least liked moves make at least one drill"
     for drill in made:
         analysis = shown[int(drill.id.rsplit(":", 1)[1])][2]
@@ -180,7 +180,7 @@ def test_an_analysis_the_time_cap_cut_says_so_and_a_review_does_it_again():
     assert cut.cut and cut.worlds == 4 and cut.where == "in only 4 of 8 sampled worlds (cut by the time cap)"
     assert all(h.cut for h in refined_hints(state, cut))  # the hints panel marks them "cut short by the time cap"
     note = from_analysis(cut, cut.best.action, len(session.record.moves))
-    assert note.provenance["cut"] and note.worlds == 4
+    assert note.provenance.cut and note.worlds == 4
     assert not coach.is_current(note.to_dict(), cut.model_id, capped)
     whole = replace(capped, budget_s=0)
     done = from_analysis(analyse_position(state, session.helper, whole, memory=memory), cut.best.action, 0)

@@ -7,6 +7,8 @@ from .advice import Hint, quick_hints, refined_hints
 from .annotate import (
     Annotation,
     MoveHint,
+    Provenance,
+    Risks,
     accuracy_by_group,
     annotate,
     from_analysis,
@@ -32,8 +34,8 @@ from .review import (
     store,
 )
 
-__all__ = ["ERRORS", "THRESHOLDS", "Class", "classify", "luck", "Annotation", "MoveHint", "accuracy_by_group",
-           "annotate", "from_analysis", "game_accuracy", "hints", "summary_accuracy", "Hint", "quick_hints",
-           "refined_hints", "REVIEW", "decisions", "ending", "format_review", "is_current", "loss_text",
-           "margin_text", "moves_json", "percent", "provenance_lines", "read", "review", "review_settings",
-           "reviewed_seats", "store"]
+__all__ = ["ERRORS", "THRESHOLDS", "Class", "classify", "luck", "Annotation", "MoveHint", "Provenance", "Risks",
+           "accuracy_by_group", "annotate", "from_analysis", "game_accuracy", "hints", "summary_accuracy", "Hint",
+           "quick_hints", "refined_hints", "REVIEW", "decisions", "ending", "format_review", "is_current",
+           "loss_text", "margin_text", "moves_json", "percent", "provenance_lines", "read", "review",
+           "review_settings", "reviewed_seats", "store"]

@@ -62,6 +62,79 @@ def _pair(value) -> tuple | None:
 
 
 @dataclass(frozen=True)
+class Provenance:
+    """Where an annotation's numbers come from."""
+
+    method: str = "network"
+    """"analysis" (the possible-worlds analysis) or "network" (one forward pass)."""
+    model: str = ""
+    """The model's sha256."""
+    settings: dict | None = None
+    """The analysis's settings (Settings.to_json()); None for the network."""
+    leaf: str = ""
+    """What valued the playouts' ends ("table", "critic")."""
+    version: str = ""
+    """The app's version."""
+    cut: bool = False
+    """The time cap cut the analysis short (a review analyses the move again)."""
+
+    METHODS = ("analysis", "network")
+
+    @property
+    def worlds(self) -> int:
+        """The worlds its settings asked for (0 for the network)."""
+        return int((self.settings or {}).get("worlds") or 0)
+
+    def to_json(self) -> dict:
+        out = {"method": self.method, "model": self.model, "settings": self.settings, "leaf": self.leaf,
+               "version": self.version}
+        return {**out, "cut": True} if self.cut else out
+
+    @classmethod
+    def from_json(cls, data) -> Provenance:
+        """Read `to_json()`'s output (missing keys of earlier versions take their defaults); ValueError says what
+        is wrong."""
+        if not isinstance(data, dict):
+            raise ValueError(f"an annotation's provenance is an object, not {type(data).__name__}")
+        kinds = {"method": str, "model": str, "settings": (dict, type(None)), "leaf": str, "version": str,
+                 "cut": bool}
+        values = {k: data[k] for k in kinds if k in data}
+        for k, v in values.items():
+            if not isinstance(v, kinds[k]):
+                raise ValueError(f"provenance field {k!r} is {v!r}, not what it should be")
+        found = cls(**values)
+        if found.method not in cls.METHODS:
+            raise ValueError(f"provenance method {found.method!r} is not one of {', '.join(cls.METHODS)}")
+        return found
+
+
+@dataclass(frozen=True)
+class Risks:
+    """The share of worlds where the other side's next play is a caída or a limpia, after the played move and after
+    the best one (the analysis only; coach/kinds.py and the narrator's reasons read them)."""
+
+    played: tuple[float, float]
+    """(caída risk, limpia risk) after the played move, shares 0..1."""
+    best: tuple[float, float]
+
+    def by_action(self, played: int, best: int) -> dict:
+        """{action: (caída, limpia)} of the two moves, as the narrator's why_better takes them."""
+        return {played: self.played, best: self.best}
+
+    def to_json(self) -> dict:
+        return {"played": list(self.played), "best": list(self.best)}
+
+    @classmethod
+    def from_json(cls, data) -> Risks:
+        if not (isinstance(data, dict) and all(
+                isinstance(data.get(k), list) and len(data[k]) == 2
+                and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in data[k])
+                for k in ("played", "best"))):
+            raise ValueError(f"annotation field 'risks' is {data!r}, not played and best [caída, limpia] shares")
+        return cls(_pair(data["played"]), _pair(data["best"]))
+
+
+@dataclass(frozen=True)
 class Annotation:
     """The coach's verdict on one played move (percentages are win % for the mover's team)."""
 
@@ -81,33 +154,37 @@ class Annotation:
     klass: Class
     accuracy: float | None
     """Share of the decision's range the move kept (see the module doc); None where the moves hardly differ."""
-    provenance: dict
-    """Where the numbers come from: {"method": "analysis" or "network", "model": its sha256, "settings": the
-    analysis's settings (None for the network), "leaf": what valued the playouts, "version": the app's}."""
+    provenance: Provenance
+    """Where the numbers come from."""
     ci95: tuple | None = None
     """(low, high) of win_after (the analysis only)."""
     loss_ci95: tuple | None = None
     worlds: int = 0
     """Sampled worlds behind the numbers (0: one forward pass of the network)."""
-    risks: dict | None = None
-    """{"played": [caída risk, limpia risk], "best": [...]}: the share of worlds where the other side's next play
-    is a caída or a limpia after each move (the analysis only; coach/kinds.py reads it)."""
+    risks: Risks | None = None
+    """The caída and limpia risks after the played and the best move (the analysis only)."""
 
     def __post_init__(self):
         object.__setattr__(self, "klass", Class(self.klass))  # a class's word ("mistake") is read as its Class
+        if not isinstance(self.provenance, Provenance):
+            raise TypeError(f"an annotation's provenance is a Provenance, not {type(self.provenance).__name__}")
+        if self.risks is not None and not isinstance(self.risks, Risks):
+            raise TypeError(f"an annotation's risks are Risks, not {type(self.risks).__name__}")
 
     @property
     def model_id(self) -> str:
-        return str(self.provenance.get("model", ""))
+        return self.provenance.model
 
     @property
     def method(self) -> str:
-        return str(self.provenance.get("method", "network"))
+        return self.provenance.method
 
     def to_dict(self) -> dict:
         """A plain dict for a game record."""
         out = asdict(self)
         out["klass"] = self.klass.value
+        out["provenance"] = self.provenance.to_json()
+        out["risks"] = None if self.risks is None else self.risks.to_json()
         out["ci95"], out["loss_ci95"] = (None if v is None else list(v) for v in (self.ci95, self.loss_ci95))
         return out
 
@@ -128,8 +205,14 @@ class Annotation:
                 continue
             if f.name == "worlds" and v is None:
                 v = 0
-            kind = {"int": int, "float": (int, float), "float | None": (int, float), "str": str, "dict": dict,
-                    "tuple | None": (list, tuple), "dict | None": dict, "Class": str}[f.type]
+            if f.name == "provenance":
+                values[f.name] = Provenance.from_json(v)
+                continue
+            if f.name == "risks":
+                values[f.name] = Risks.from_json(v)
+                continue
+            kind = {"int": int, "float": (int, float), "float | None": (int, float), "str": str,
+                    "tuple | None": (list, tuple), "Class": str}[f.type]
             if isinstance(v, bool) or not isinstance(v, kind):
                 raise ValueError(f"annotation field {f.name!r} is {v!r}, not a {f.type}")
             if isinstance(v, float) and not math.isfinite(v):
@@ -143,11 +226,6 @@ class Annotation:
                 if len(values[name]) != 2 or not all(isinstance(x, (int, float)) for x in values[name]):
                     raise ValueError(f"annotation field {name!r} is {values[name]!r}, not a [low, high] pair")
                 values[name] = _pair(values[name])
-        risks = values["risks"]
-        if risks is not None and not all(isinstance(risks.get(k), list) and len(risks[k]) == 2
-                                         and all(isinstance(x, (int, float)) for x in risks[k])
-                                         for k in ("played", "best")):
-            raise ValueError(f"annotation field 'risks' is {risks!r}, not played and best [caída, limpia] shares")
         return cls(**values)
 
 
@@ -157,10 +235,8 @@ def from_analysis(analysis, action: int, ply: int, preset: str = "standard") -> 
     if played is None:
         raise ValueError(f"{action!r} is not a legal move here")
     best = analysis.best
-    provenance = {"method": "analysis", "model": analysis.model_id, "settings": analysis.settings.to_json(),
-                  "leaf": analysis.leaf, "version": version()}
-    if analysis.cut:  # the time cap stopped it short: a review analyses the move again
-        provenance["cut"] = True
+    provenance = Provenance("analysis", analysis.model_id, analysis.settings.to_json(), analysis.leaf, version(),
+                            cut=bool(analysis.cut))  # cut: the time cap stopped it short, a review analyses it again
     return Annotation(ply, analysis.seat, action, played.name, best.win_pct, played.win_pct, best.action, best.name,
                       best.win_pct, played.loss, classify(played.loss, preset, played.loss_ci95),
                       range_accuracy([m.win_pct for m in analysis.moves], played.win_pct), provenance,
@@ -168,10 +244,9 @@ def from_analysis(analysis, action: int, ply: int, preset: str = "standard") -> 
                       move_risks(played, best))
 
 
-def move_risks(played, best) -> dict:
+def move_risks(played, best) -> Risks:
     """An annotation's `risks`: the played and the best move's caída and limpia risks (analysed moves)."""
-    return {k: [round(float(m.caida_risk), 3), round(float(m.limpia_risk), 3)]
-            for k, m in (("played", played), ("best", best))}
+    return Risks(*((round(float(m.caida_risk), 3), round(float(m.limpia_risk), 3)) for m in (played, best)))
 
 
 def annotate(state: State, decision: Decision, played_action: int, ply: int, preset: str = "standard",
@@ -190,8 +265,7 @@ def annotate(state: State, decision: Decision, played_action: int, ply: int, pre
     if played is None:
         raise ValueError(f"{played_action!r} is not a legal move here")
     best = ranked[0]
-    provenance = {"method": "network", "model": decision.model_id, "settings": None, "leaf": "critic",
-                  "version": version()}
+    provenance = Provenance("network", decision.model_id, None, "critic", version())
     scale = scale or (lambda v: 100.0 * v)
     wins = {h.action: scale(h.win_after / 100.0) for h in ranked}
     loss = round(max(0.0, wins[best.action] - wins[played.action]), 6)

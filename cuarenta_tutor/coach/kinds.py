@@ -16,9 +16,9 @@ RISK = 0.15
 limpia than the best one to count as leaving it (as narrator.why_better says it)."""
 
 
-def kind(state: State, played: int, best: int, risks: dict | None = None) -> str:
-    """The kind of the mistake of playing `played` where `best` was better; `risks` (an annotation's: "played"
-    and "best" each [caída risk, limpia risk]) tells what a move leaves the next player."""
+def kind(state: State, played: int, best: int, risks=None) -> str:
+    """The kind of the mistake of playing `played` where `best` was better; `risks` (an annotation's Risks: the
+    played and the best move's caída and limpia risks) tells what a move leaves the next player."""
     if played == best:
         return "other"
     now = {a: play_events(state, a) for a in (played, best)}
@@ -34,7 +34,7 @@ def kind(state: State, played: int, best: int, risks: dict | None = None) -> str
         return "missed sum"
     if risks:
         for i, name in ((0, "left a caída"), (1, "left a limpia")):
-            if risks["played"][i] - risks["best"][i] >= RISK:
+            if risks.played[i] - risks.best[i] >= RISK:
                 return name
     if taken[best] > taken[played] and below(state.scores[state.turn & 1], state.rules.carton_cutoff):
         return "gave up the cartón"

@@ -62,9 +62,9 @@ def is_current(annotation: dict | None, model_id: str, settings: Settings) -> bo
     identity: the time cap aside), in all its worlds (not cut by the cap), or from a deeper pass of it (more worlds,
     the rest the same: the deeper verdict stays)."""
     note = read(annotation)
-    if note is None or note.method != "analysis" or note.model_id != model_id or note.provenance.get("cut"):
+    if note is None or note.method != "analysis" or note.model_id != model_id or note.provenance.cut:
         return False
-    stored, wanted = dict(note.provenance.get("settings") or {}), settings.identity()
+    stored, wanted = dict(note.provenance.settings or {}), settings.identity()
     stored.pop("budget_s", None)
     if stored == wanted:
         return True
@@ -127,10 +127,10 @@ def _why(before: Annotation, note: Annotation) -> str:
     cut short, or the deeper pass."""
     if before.method != note.method:
         return f" ({before.method})"
-    if before.provenance.get("cut"):
+    if before.provenance.cut:
         return f" (in only {before.worlds} worlds: the time cap cut it)"
-    worlds = (note.provenance.get("settings") or {}).get("worlds") or 0
-    if worlds > ((before.provenance.get("settings") or {}).get("worlds") or 0):
+    worlds = note.provenance.worlds
+    if worlds > before.provenance.worlds:
         return f" (deeper review: {worlds} worlds)"
     return ""
 
@@ -225,10 +225,9 @@ def provenance_lines(annotations) -> list[str]:
     seen = {}
     for a in annotations:
         p = a.provenance
-        worlds = (p.get("settings") or {}).get("worlds")
-        text = (f"analysis in up to {worlds} sampled worlds per move, ends valued by the {p.get('leaf', '?')}"
+        text = (f"analysis in up to {p.worlds} sampled worlds per move, ends valued by the {p.leaf or '?'}"
                 if a.method == "analysis" else "one forward pass of the network")
-        key = f"Annotations by model {a.model_id[:12] or '?'}: {text} (version {p.get('version', '?')})"
+        key = f"Annotations by model {a.model_id[:12] or '?'}: {text} (version {p.version or '?'})"
         seen[key] = seen.get(key, 0) + 1
     return [f"{k}: {n} moves" if len(seen) > 1 else k for k, n in seen.items()] + (
         ["Win % is for the mover's team, ± its 95% interval"] if seen else [])
