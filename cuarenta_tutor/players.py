@@ -22,7 +22,7 @@ from pathlib import Path
 
 from . import records
 from .agents import POLICY_NAMES as AGENT_NAMES
-from .agents import make_policy
+from .agents import AgentSpec, make_policy, parse_agent
 from .agents.search import SearchPolicy
 from .records import LEVELS as LEVELS  # the one list (the settings file is checked against it), here by name
 from .table import Decision, Policy
@@ -95,44 +95,87 @@ class StrongPolicy:
         return {a: t / done for a, t in totals.items()}
 
 
-def make(spec: str, seed: int = 0, model=None):
-    """A policy for a level name ("beginner", "club", "strong", "strong:W", an adaptive rung) or any other
-    policy name (agents.make_policy); `model` an ONNX file for the network (default: the shipped one)."""
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player's name ("club", "strong:64", "search:48@infer", "openspiel:ismcts:6", ...), parsed and checked once
+    (`parse`); `make` builds its policy for any seed. Picklable: an arena sends it to its worker processes."""
+
+    text: str
+    """The name as given."""
+    level: str | None = None
+    """beginner, club or strong: a level of play."""
+    worlds: int | None = None
+    """strong:W's worlds (None: the time budget)."""
+    agent: AgentSpec | None = None
+    """Any other bot (agents.parse_agent)."""
+    simulations: int | None = None
+    """openspiel:ismcts[:SIMS]'s simulations a decision."""
+    model: str | None = None
+    """The ONNX file the network plays with (None: the shipped one)."""
+
+    def make(self, seed: int = 0):
+        onnx = "onnx" if self.model is None else f"onnx:{self.model}"
+        if self.level == "beginner":
+            return _named(make_policy(f"{onnx}@eps={BEGINNER_EPS}", seed), "beginner")
+        if self.level == "club":
+            return _named(make_policy(onnx, seed), "club")
+        if self.level == "strong":
+            return StrongPolicy(self.model, seed, worlds=self.worlds)
+        if self.simulations is not None:
+            return _openspiel(self.simulations, seed)
+        return self.agent.build(seed)
+
+
+def parse(spec: str, model=None) -> PlayerSpec:
+    """A player's name as a PlayerSpec; `model` an ONNX file for the network (default: the shipped one). ValueError
+    names the choices."""
+    if isinstance(spec, PlayerSpec):
+        return spec
+    model = None if model is None else str(model)
     name, _, arg = spec.partition(":")
-    onnx = "onnx" if model is None else f"onnx:{model}"
-    if name == "beginner" and not arg:
-        return _named(make_policy(f"{onnx}@eps={BEGINNER_EPS}", seed), "beginner")
-    if name == "club" and not arg:
-        return _named(make_policy(onnx, seed), "club")
+    if name in ("beginner", "club") and not arg:
+        return PlayerSpec(spec, level=name, model=model)
     if name == "strong":
         if arg and not arg.isdigit():
             raise ValueError(f"strong takes a number of worlds, as in strong:64, not {arg!r}")
-        return StrongPolicy(model, seed, worlds=int(arg) if arg else None)
+        return PlayerSpec(spec, level="strong", worlds=int(arg) if arg else None, model=model)
     if name == "adaptive":
         raise ValueError("adaptive is a level for a person's games (it moves with their results); in the arena "
                          "name a rung instead: " + ", ".join(RUNGS))
     if name == "openspiel":
-        return _openspiel(arg, seed)
-    if spec.startswith("onnx") and model is not None and ":" not in spec:
-        spec = onnx + spec[4:]
+        kind, _, sims = arg.partition(":")
+        if kind != "ismcts" or (sims and not sims.isdigit()) or sims == "0":
+            raise ValueError(f"openspiel takes ismcts or ismcts:SIMS (simulations a decision, 1 or more), not {arg!r}")
+        _openspiel_class()  # the extra is there, or say how to install it, before any game
+        return PlayerSpec(spec, simulations=int(sims) if sims else 0)
+    agent_spec = f"onnx:{model}{spec[4:]}" if spec.startswith("onnx") and model is not None and ":" not in spec \
+        else spec
     try:
-        return make_policy(spec, seed)
+        return PlayerSpec(spec, agent=parse_agent(agent_spec), model=model)
     except ValueError as err:
         if not str(err).startswith("unknown policy"):
             raise
         raise ValueError(f"unknown policy {spec!r}; choose one of: {', '.join(POLICY_NAMES)}") from None
 
 
-def _openspiel(arg: str, seed: int) -> Policy:
-    """openspiel:ismcts[:SIMS]: OpenSpiel's IS-MCTS bot with SIMS simulations a decision (openspiel extra)."""
-    kind, _, sims = arg.partition(":")
-    if kind != "ismcts" or (sims and not sims.isdigit()) or sims == "0":
-        raise ValueError(f"openspiel takes ismcts or ismcts:SIMS (simulations a decision, 1 or more), not {arg!r}")
+def make(spec, seed: int = 0, model=None):
+    """A policy for a player's name or PlayerSpec (see `parse`): a level ("beginner", "club", "strong", "strong:W",
+    an adaptive rung), a bot, or an adapter's player; `model` an ONNX file for the network."""
+    return parse(spec, model).make(seed)
+
+
+def _openspiel_class():
     try:
         from .interop.openspiel import OpenSpielPolicy
     except ImportError:
         raise ValueError("openspiel:ismcts needs the openspiel extra: pip install -e '.[openspiel]'") from None
-    return OpenSpielPolicy(simulations=int(sims) if sims else OpenSpielPolicy.DEFAULT_SIMULATIONS, seed=seed)
+    return OpenSpielPolicy
+
+
+def _openspiel(simulations: int, seed: int) -> Policy:
+    """OpenSpiel's IS-MCTS bot with `simulations` a decision (0: its default; the openspiel extra)."""
+    cls = _openspiel_class()
+    return cls(simulations=simulations or cls.DEFAULT_SIMULATIONS, seed=seed)
 
 
 def _named(policy, name: str):

@@ -69,6 +69,26 @@ def test_level_names_make_policies_and_refuse_what_they_cannot_be():
     assert players.rung_name("onnx@eps=0.35") == "the network with 35% random moves"
 
 
+def test_a_players_name_is_parsed_once_into_a_value_that_builds_it_for_any_seed(monkeypatch):
+    import pickle
+
+    from cuarenta_tutor import agents
+    from cuarenta_tutor.arena import run_match
+
+    spec = players.parse("search:4@infer")
+    assert spec.agent == agents.AgentSpec("search", "search:4@infer", samples=4, infer=True)
+    assert pickle.loads(pickle.dumps(spec)) == spec  # an arena sends it to its worker processes
+    assert spec.make(1).name == make_policy("search:4@infer", 1).name
+    assert players.parse("strong:16").worlds == 16 and players.parse("club", model="m.onnx").model == "m.onnx"
+    with pytest.raises(ValueError, match="unknown policy 'grandmaster'"):
+        players.parse("grandmaster")
+    calls = []
+    real = players.parse_agent
+    monkeypatch.setattr(players, "parse_agent", lambda text: calls.append(text) or real(text))
+    run_match("random", "greedy", 4, jobs=1, seed=3)
+    assert calls == ["random", "greedy"]  # once a side, not once a game
+
+
 def test_the_strong_level_plays_the_searchs_choice_with_the_networks_probabilities_and_values():
     strong, club = players.make("strong:16", 3), players.make("club", 3)
     table = Table(preset("standard"), [strong, make_policy("expert", 3)], Dealer(3), watchers=[(0, club)])

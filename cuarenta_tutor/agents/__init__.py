@@ -4,6 +4,7 @@ from a name such as "expert" or "search:200" (players.make adds the levels and t
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from ..table import Decision, Policy
 from .base import BasePolicy
@@ -11,25 +12,52 @@ from .expert import ExpertPolicy
 from .simple import GreedyPolicy, RandomPolicy
 
 __all__ = ["BasePolicy", "Decision", "Policy", "ExpertPolicy", "GreedyPolicy", "RandomPolicy", "make_policy",
-           "POLICY_NAMES"]
+           "parse_agent", "AgentSpec", "POLICY_NAMES"]
 
 POLICY_NAMES = ("random", "greedy", "expert", "search[:N][@infer][@carton][@solve=K]",
                 "onnx[:PATH][@temp=T][@eps=E]")
 """The bots' names; players.POLICY_NAMES adds the levels and the adapters' players."""
 
 
-def make_policy(spec: str, seed: int = 0) -> Policy:
-    """Build a policy from its command-line name; ValueError names the choices."""
+@dataclass(frozen=True)
+class AgentSpec:
+    """A bot's name, parsed and checked once (`parse_agent`); `build` makes its policy for any seed."""
+
+    kind: str
+    """random, greedy, expert, search or onnx."""
+    text: str = ""
+    """The name as given."""
+    samples: int = 0
+    """search: sampled deals a decision."""
+    infer: bool = False
+    carton: bool = False
+    solve: int = 0
+    path: str | None = None
+    """onnx: the model file (None: the shipped one)."""
+    temp: float = 0.0
+    eps: float = 0.0
+
+    def build(self, seed: int = 0) -> Policy:
+        rng = random.Random(seed)
+        if self.kind == "search":
+            from .search import SearchPolicy
+
+            return SearchPolicy(self.samples, rng, infer=self.infer, carton=self.carton, solve=self.solve)
+        if self.kind == "onnx":
+            from .onnx_policy import OnnxPolicy
+
+            return OnnxPolicy(self.path, rng, self.temp, self.eps)
+        return {"random": RandomPolicy, "greedy": GreedyPolicy, "expert": ExpertPolicy}[self.kind](rng)
+
+
+def parse_agent(spec: str) -> AgentSpec:
+    """A bot's command-line name as an AgentSpec; ValueError names the choices."""
+    text = spec
     if spec.startswith("onnx@"):
         spec = "onnx:" + spec[4:]
     name, _, arg = spec.partition(":")
-    rng = random.Random(seed)
-    if name == "random" and not arg:
-        return RandomPolicy(rng)
-    if name == "greedy" and not arg:
-        return GreedyPolicy(rng)
-    if name == "expert" and not arg:
-        return ExpertPolicy(rng)
+    if name in ("random", "greedy", "expert") and not arg:
+        return AgentSpec(name, text)
     if name == "search":
         from .search import SearchPolicy
 
@@ -46,10 +74,8 @@ def make_policy(spec: str, seed: int = 0) -> Policy:
                              f"seats' plays), @carton (piles valued by the cartón they lead to) and @solve=K "
                              f"(the deal's last K cards solved exactly), as in search:200 or "
                              f"search:48@infer@carton@solve=6, not {arg!r}") from None
-        return SearchPolicy(samples, rng, infer="infer" in flags, carton="carton" in flags, solve=solve)
+        return AgentSpec("search", text, samples, "infer" in flags, "carton" in flags, solve)
     if name == "onnx":
-        from .onnx_policy import OnnxPolicy
-
         path, *options = arg.split("@")
         values = {"temp": 0.0, "eps": 0.0}
         for option in options:
@@ -64,5 +90,10 @@ def make_policy(spec: str, seed: int = 0) -> Policy:
                 raise ValueError(f"onnx takes @temp=T (T 0 or more: samples its moves) and @eps=E (E 0..1: plays a "
                                  f"random legal move that share of the time), as in onnx@temp=0.5@eps=0.2, not "
                                  f"@{option}") from None
-        return OnnxPolicy(path or None, rng, values["temp"], values["eps"])
-    raise ValueError(f"unknown policy {spec!r}; choose one of: {', '.join(POLICY_NAMES)}")
+        return AgentSpec("onnx", text, path=path or None, temp=values["temp"], eps=values["eps"])
+    raise ValueError(f"unknown policy {text!r}; choose one of: {', '.join(POLICY_NAMES)}")
+
+
+def make_policy(spec: str, seed: int = 0) -> Policy:
+    """Build a policy from its command-line name; ValueError names the choices."""
+    return parse_agent(spec).build(seed)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .. import records
 from ..engine import Caida, Dealer, Limpia, Ronda, first_dealer, preset
 from ..interop import BACKENDS
-from ..players import make as make_policy  # any policy name, and the levels of play
+from ..players import PlayerSpec, parse  # any player's name, and the levels of play
 from ..table import Table
 
 COUNTED = {Caida: "caidas", Limpia: "limpias", Ronda: "rondas"}
@@ -47,16 +47,18 @@ class GameResult:
     b: SideTally
 
 
-def play_game(a: str, b: str, rules_name: str, players: int, seed: int, pair: int, swapped: bool,
-              records_dir: str | None = None) -> GameResult:
-    """Play one duplicate game; seed pair `pair`, A in the first seat unless `swapped`. With `records_dir`,
-    the game is also saved there as a game record (`arena-S<seed>-P<pair>-<a|b>.json`, by who sits first)."""
+def play_game(a: PlayerSpec | str, b: PlayerSpec | str, rules_name: str, players: int, seed: int, pair: int,
+              swapped: bool, records_dir: str | None = None) -> GameResult:
+    """Play one duplicate game between two players (PlayerSpecs, or names parsed here); seed pair `pair`, A in the
+    first seat unless `swapped`. With `records_dir`, the game is also saved there as a game record
+    (`arena-S<seed>-P<pair>-<a|b>.json`, by who sits first)."""
+    a, b = parse(a), parse(b)
     rules = preset(rules_name, players=players)
     game_seed = seed * 1_000_003 + pair
     a_team = 1 if swapped else 0
     side = ["a" if s % 2 == a_team else "b" for s in range(players)]
     seeds = [game_seed * 8 + s for s in range(players)]
-    table = Table(rules, [make_policy(a if side[s] == "a" else b, seed=seeds[s]) for s in range(players)],
+    table = Table(rules, [(a if side[s] == "a" else b).make(seeds[s]) for s in range(players)],
                   Dealer(game_seed))
     tally = {k: {"caidas": 0, "limpias": 0, "rondas": 0, "seconds": 0.0, "decisions": 0} for k in "ab"}
     values: dict[str, list[float]] = {"a": [], "b": []}
@@ -70,7 +72,7 @@ def play_game(a: str, b: str, rules_name: str, players: int, seed: int, pair: in
     first = first_dealer(game_seed, players)
     record = None
     if records_dir is not None:
-        names = [(a, f"A {a}") if side[s] == "a" else (b, f"B {b}") for s in range(players)]
+        names = [(a.text, f"A {a.text}") if side[s] == "a" else (b.text, f"B {b.text}") for s in range(players)]
         record = records.new_record(rules, game_seed, first, names)
         record.game_id = f"arena-S{seed}-P{pair}-{'b' if swapped else 'a'}"
     count(table.start(first, seeds))
@@ -110,7 +112,8 @@ def run_match(a: str, b: str, games: int, jobs: int | None = 1, seed: int = 0, r
         raise ValueError(f"--jobs must be 1 or more, not {jobs}")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose {' or '.join(BACKENDS)}")
-    make_policy(a), make_policy(b), preset(rules, players=players)  # fail fast on bad names
+    a, b = parse(a), parse(b)  # parsed once; built once here so a bad name or model fails before any game
+    a.make(), b.make(), preset(rules, players=players)
     tasks = [(a, b, rules, players, seed, pair, swapped, records_dir) for pair in range(games // 2)
              for swapped in (False, True)]
     if backend == "ray":
