@@ -23,6 +23,6 @@ def one_process(monkeypatch):
     """Reviews in the app analyse their moves in the test's own process: starting worker processes costs more than
     a test's small review takes, and the annotations are the same with any number (analysis/parallel.py;
     test_e2e_tmux reviews in worker processes)."""
-    from cuarenta_tutor.app import coaching
+    from cuarenta_tutor.app import review
 
-    monkeypatch.setattr(coaching, "default_jobs", lambda: 1)
+    monkeypatch.setattr(review, "default_jobs", lambda: 1)

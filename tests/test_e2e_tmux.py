@@ -115,7 +115,8 @@ def test_a_2v2_game_shows_four_seats_and_a_hint(user_data):
         shown = wait_for(session, "your turn: press 1-5")
         assert "North (partner)" in shown and "East:" in shown and "West:" in shown and "Your team" in shown
         keys(session, "h")
-        wait_for(session, "[refined]")  # the team's win % after each move, refined by the analysis
+        wait_for(session, "[refined")  # the team's win % after each move, refined by the analysis (cut short by its
+        # time cap on a very busy machine: then the header says so)
         assert "±" in screen(session)
         leave_and_quit(session, done)
     finally:

@@ -1,26 +1,8 @@
-"""Provides the coach as the screens see it: hints, classes, the review of a game and its figures, luck vs skill
-(the screens draw them; the coach and the analysis compute them)."""
+"""Provides the coach as the screens see it: classes, hints, the words and figures of a review, luck vs skill
+(the screens draw them; the coach and the analysis compute them; app/review.py runs a game's review)."""
 
 from ..analysis.classes import Class, classify
-from ..analysis.parallel import default_jobs
-from ..coach import (
-    REVIEW,
-    game_accuracy,
-    is_current,
-    loss_text,
-    luck,
-    margin_text,
-    percent,
-    provenance_lines,
-    read,
-    refined_hints,
-    review,
-    review_settings,
-    reviewed_seats,
-    store,
-    summary_accuracy,
-)
+from ..coach import REVIEW, loss_text, luck, margin_text, percent, provenance_lines, refined_hints, summary_accuracy
 
-__all__ = ["Class", "classify", "default_jobs", "REVIEW", "game_accuracy", "is_current", "loss_text", "luck",
-           "margin_text", "percent", "provenance_lines", "read", "refined_hints", "review", "review_settings",
-           "reviewed_seats", "store", "summary_accuracy"]
+__all__ = ["Class", "classify", "REVIEW", "loss_text", "luck", "margin_text", "percent", "provenance_lines",
+           "refined_hints", "summary_accuracy"]

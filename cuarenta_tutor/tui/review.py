@@ -15,8 +15,8 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from ..app import coaching, files
-from ..engine import Rules, card_str, parse_card
-from ..narrator import Narrator
+from ..app.review import GameReview
+from ..engine import card_str, parse_card
 from .widgets import cards_text, move_name
 
 Class = coaching.Class
@@ -132,24 +132,15 @@ class ReviewGame(Screen):
 
     def __init__(self, path, seat: int | None = None):
         super().__init__()
-        self.path = path
-        self.record = files.load(path)
-        self.seats = coaching.reviewed_seats(self.record, seat)
-        self.game = files.ReplayedGame.of(self.record)
-        """The record replayed once: the screen, the review worker, luck vs skill and the drills all read it."""
-        self.states, self.events = self.game.states, self.game.events
-        self.human = self.seats[0] if seat is not None or self.record.human_seat is None else self.record.human_seat
-        self.narrator = Narrator(Rules().with_options(**self.record.rules), [s.name for s in self.record.seats],
-                                 self.human)
-        self.read_notes()
+        self.review = GameReview(path, seat)
+        """The game under review (app/review.py): its record replayed once, its notes and figures."""
+        self.record, self.game, self.seats, self.human = (self.review.record, self.review.game, self.review.seats,
+                                                          self.review.human)
+        self.states, self.events, self.narrator = self.game.states, self.game.events, self.review.narrator
 
     @property
-    def ending(self) -> str:
-        """How the game ended, in a sentence ("" while unfinished)."""
-        return self.narrator.ending(self.events[-1], self.states[-1])
-
-    def read_notes(self) -> None:
-        self.notes = [coaching.read(m.annotation) if m.seat in self.seats else None for m in self.record.moves]
+    def notes(self) -> list:
+        return self.review.notes
 
     def compose(self) -> ComposeResult:
         yield Static(id="summary")
@@ -191,8 +182,8 @@ class ReviewGame(Screen):
 
     def show_summary(self) -> None:
         mine = [n for n in self.notes if n]
-        acc = coaching.game_accuracy(mine)
-        per_hand = self.hand_accuracy()
+        acc = self.review.accuracy()
+        per_hand = self.review.hand_accuracy()
         who = "Your" if self.human == self.record.human_seat else f"{self.record.seats[self.human].name}'s"
         text = Text(f"Review: {files.when_text(self.record.created)} · rules {self.record.rules_preset} · "
                     f"model {self.record.model.id[:8] if self.record.model else '?'}\n", style="bold")
@@ -200,13 +191,13 @@ class ReviewGame(Screen):
                     ", ".join(f"{i + 1}: {coaching.percent(a)}" for i, a in per_hand))
         if self.record.takebacks:
             text.append(f"   ({len(self.record.takebacks)} takeback(s))")
-        if self.ending:
-            text.append("\n" + self.ending)
+        if self.review.ending:
+            text.append("\n" + self.review.ending)
         for line in coaching.provenance_lines(mine):
             text.append("\n" + line, style="dim")
         self.query_one("#summary", Static).update(text)
         self.query_one(Sparkline).data = [n.win_after for n in mine] or [50.0]
-        self.luck = coaching.luck.split(self.game, self.human % 2, self.app.model, self.model_id)
+        self.luck = self.review.luck(self.app.model, self.model_id)
         line = coaching.luck.summary_line(self.luck)
         self.query_one("#luck", Static).update(line + ("  (t: per hand)" if self.luck.hands else ""))
 
@@ -217,27 +208,16 @@ class ReviewGame(Screen):
             return
         self.app.push_screen(LuckTable(self.luck))
 
-    def hand_accuracy(self):
-        groups: dict[int, list] = {}
-        for i, note in enumerate(self.notes):
-            if note:
-                groups.setdefault(self.states[i].hand_no, []).append(note)
-        return [(h, coaching.game_accuracy(notes)) for h, notes in sorted(groups.items()) if notes]
-
     # ---- the review in a worker ------------------------------------------------------------
     def start_review(self, worlds: int | None) -> None:
         """Analyse the moves whose annotations are not from this model and these settings (all of them with
         `worlds`: a deeper review)."""
-        settings = self.app.review if self.app.review is not None and worlds is None else \
-            coaching.review_settings(self.record, self.app.model_path, worlds)
-        self.run_review(settings, worlds is not None)
+        self.run_review(self.review.settings(self.app.model_path, worlds, self.app.review), worlds is not None)
 
     @work(thread=True, exclusive=True, group="review")
     def run_review(self, settings, again: bool) -> None:
         """The reviewed seats' moves first (they fill the move list and make drills), then the other side's (for
-        luck vs skill), each posted when done."""
-        record, game = self.record, self.game
-        others = [s for s in range(len(record.seats)) if s not in self.seats]
+        luck vs skill), each posted when done: the worker computes, the screen stores (`reviewed`)."""
         worker = get_current_worker()
 
         def progress(done: int, total: int, whose: str) -> None:
@@ -246,20 +226,10 @@ class ReviewGame(Screen):
             self.post_message(self.Progress(done, total, whose))
 
         try:
-            known = {d.id for d in files.load_deck().drills}
-            for seats, whose in ((self.seats, "your" if self.human == record.human_seat else "the reviewed"),
-                                 (others, "the other side's")):
-                fresh = [p for p in game.decisions(seats)
-                         if again or not coaching.is_current(record.moves[p].annotation, self.model_id, settings)
-                         or self.drill_missing(p, known)]
-                if not fresh:
-                    continue
-                self.post_message(self.Progress(0, len(fresh), whose))
-                made: list = []
-                annotations = coaching.review(game, self.app.model_path, settings, seats, plies=fresh, drills=made,
-                                              jobs=coaching.default_jobs(),
-                                              progress=lambda done, total, w=whose: progress(done, total, w))
-                added, _ = files.add_drills(made)
+            for seats, whose, plies in self.review.batches(settings, again, self.model_id):
+                self.post_message(self.Progress(0, len(plies), whose))
+                annotations, added = self.review.analyse(seats, plies, settings, self.app.model_path,
+                                                         lambda done, total, w=whose: progress(done, total, w))
                 self.post_message(self.Reviewed(annotations, seats, added))
         except _Stopped:
             return
@@ -268,14 +238,6 @@ class ReviewGame(Screen):
 
     outcome = ""
     """What the review found, for the line above the move list."""
-
-    def drill_missing(self, ply: int, known: set) -> bool:
-        """Whether the person's move at `ply` is a stored mistake or blunder with no drill yet (reviewed before
-        drills existed, or its drill was lost): analysing it again makes one."""
-        move = self.record.moves[ply]
-        note = coaching.read(move.annotation)
-        return (move.seat == self.record.human_seat and note is not None and note.klass.is_mistake_or_worse
-                and f"{self.record.game_id}:{ply}" not in known)
 
     @on(Progress)
     def progressed(self, message: Progress) -> None:
@@ -293,12 +255,9 @@ class ReviewGame(Screen):
             changes.update(f"The review stopped: {message.error}")
             self.app.report_error(message.error)
             return
-        lines = coaching.store(self.game, message.annotations, message.seats)
-        try:
-            files.save(self.record, path=self.path)
-        except OSError as err:
-            self.app.report_error(err)
-        self.read_notes()
+        lines, error = self.review.store(message.annotations, message.seats)
+        if error is not None:
+            self.app.report_error(error)
         self.fill_move_list()
         self.show_summary()
         self.show()
@@ -340,7 +299,7 @@ class ReviewGame(Screen):
                 t.append_text(cards_text(state.hands[seat], empty="(none)"))
         self.query_one("#position", Static).update(t)
         if self.ply >= len(self.record.moves):
-            self.query_one("#move", Static).update(f"End of the game. {self.ending}" if self.ending else
+            self.query_one("#move", Static).update(f"End of the game. {self.review.ending}" if self.review.ending else
                                                    "End of the moves: the game was not finished.")
             return
         move = self.record.moves[self.ply]
