@@ -237,11 +237,36 @@ def save_ladder(ladder: Ladder, path=None) -> Path:
                                 json.dumps({"schema_version": 1, "rung": ladder.rung, "games": ladder.games}))
 
 
-def spec_of(level: str | None) -> str:
-    """The policy a record's level plays with: "adaptive:<rung>" its rung, None (before levels) "club"."""
-    if not level:
-        return "club"
-    return level.partition(":")[2] if level.startswith("adaptive:") else level
+@dataclass(frozen=True)
+class Level:
+    """A game's level of play, as its record keeps it ("beginner", "club", "strong", "adaptive:<rung>"; None in games
+    before levels: the network alone), read once."""
+
+    name: str = "club"
+    """beginner, club, strong or adaptive."""
+    rung: str | None = None
+    """An adaptive game's rung (a player's name, RUNGS)."""
+
+    @classmethod
+    def of(cls, text: str | None) -> Level:
+        if not text:
+            return cls()
+        name, _, rung = text.partition(":")
+        return cls("adaptive", rung) if name == "adaptive" else cls(text)
+
+    @property
+    def adaptive(self) -> bool:
+        """Whether the game counts for the person's adaptive level."""
+        return self.name == "adaptive"
+
+    @property
+    def spec(self) -> str:
+        """The player the level plays with: an adaptive game's rung, else the level's own name."""
+        return self.rung if self.adaptive else self.name
+
+    def __str__(self) -> str:
+        """In words: "club", "adaptive, now the network with 50% random moves"."""
+        return f"adaptive, now {rung_name(self.rung)}" if self.adaptive else self.name
 
 
 def rung_name(spec: str) -> str:

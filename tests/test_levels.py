@@ -89,6 +89,15 @@ def test_a_players_name_is_parsed_once_into_a_value_that_builds_it_for_any_seed(
     assert calls == ["random", "greedy"]  # once a side, not once a game
 
 
+def test_a_games_level_is_read_once_into_a_value():
+    assert players.Level.of(None) == players.Level("club") and players.Level.of(None).spec == "club"
+    strong = players.Level.of("strong")
+    assert (strong.adaptive, strong.spec, str(strong)) == (False, "strong", "strong")
+    rung = players.Level.of("adaptive:onnx@eps=0.5")
+    assert rung.adaptive and rung.spec == "onnx@eps=0.5"
+    assert str(rung) == "adaptive, now the network with 50% random moves"
+
+
 def test_the_strong_level_plays_the_searchs_choice_with_the_networks_probabilities_and_values():
     strong, club = players.make("strong:16", 3), players.make("club", 3)
     table = Table(preset("standard"), [strong, make_policy("expert", 3)], Dealer(3), watchers=[(0, club)])

@@ -33,7 +33,7 @@ from ..engine import (
     rank_of,
 )
 from ..narrator import Narrator, move_name
-from ..players import LEVELS, load_ladder, rung_name, save_ladder, spec_of
+from ..players import LEVELS, Level, load_ladder, rung_name, save_ladder
 from ..players import make as make_player
 from ..table import Table
 
@@ -94,7 +94,7 @@ class GameSession:
         self.record, self.folder = record, folder
         self.model_path = Path(model_path)
         rules = Rules().with_options(**record.rules)
-        spec = spec_of(record.level)
+        spec = Level.of(record.level).spec
         self.agents = {seat: make_player(spec if seat % 2 else "club", record.seed + seat - 1, self.model_path)
                        for seat in range(1, rules.players)}
         """Every agent seat's policy, each with its own memory: the other team at the record's level (players.py;
@@ -198,7 +198,12 @@ class GameSession:
     @property
     def adaptive(self) -> bool:
         """Whether the game counts for the person's adaptive level."""
-        return (self.record.level or "").startswith("adaptive:")
+        return self.level.adaptive
+
+    @property
+    def level(self) -> Level:
+        """The game's level of play (its record's), as a value."""
+        return Level.of(self.record.level)
 
     def count_result(self) -> str | None:
         """Once the game is over, move the adaptive ladder with its result (once per game, kept in the user data

@@ -100,8 +100,7 @@ class PlayScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one(SeatsView).display = self.session.state.rules.players == 4
-        level = (self.session.record.level or "club").replace("adaptive:", "adaptive, now ")
-        self.query_one(AgentPanel).model = (f"level {level} · model {self.session.model_path.stem} "
+        self.query_one(AgentPanel).model = (f"level {self.session.level} · model {self.session.model_path.stem} "
                                             f"{self.session.agent.model_id[:8]}")
         self.query_one(AgentPanel).scale = self.session.one_pass  # the network's win % on the analysis's scale
         self.show_notes(self.session.last.callouts if self.session.last else [])
