@@ -115,13 +115,13 @@ def _rules_tail(rules) -> tuple:
             float(rules.players == 4))
 
 
-def encode_into(out: np.ndarray, state: State, seat: int, version: int | None = None, moves=None) -> np.ndarray:
-    """Fill `out` (float32, of the size SIZES gives `version`) with the observation of `state` from `seat` in
-    encoding `version` (by default: 1 for a buffer of BASE_SIZE, else ENCODING_VERSION); returns `out`.
+def encode_into(out: np.ndarray, state: State, seat: int, moves=None) -> np.ndarray:
+    """Fill `out` (float32, BASE_SIZE or OBS_SIZE long) with the observation of `state` from `seat`; returns `out`.
 
-    `moves` are the move features (slots 106-635) of the seat on turn, as the bots reckon them
-    (agents.features.move_features, which also wraps this function to fill them): they are needed when `seat` is
-    on turn in a game not over and `out` has room for them, and never computed here.
+    `moves` are the move features (slots 106-635) of the seat on turn, as the bots reckon them in the encoding
+    version wanted (agents.features.move_features, which also wraps this function to fill them): they are needed
+    when `seat` is on turn in a game not over and `out` has room for them, and never computed here (the versions of
+    one size differ only in them).
 
     The vector is built as a Python list and written once with struct: numpy item writes cost far
     more, and training encodes two observations per play."""
@@ -189,7 +189,7 @@ _ZEROS_50_92 = [0.0] * 43
 def encode(state: State, seat: int, version: int = ENCODING_VERSION, moves=None) -> np.ndarray:
     """The observation of `state` from `seat` (any seat, its turn or not) in encoding `version`, as a new float32
     vector (`moves` as encode_into takes them)."""
-    return encode_into(np.empty(SIZES[version], dtype=np.float32), state, seat, version, moves)
+    return encode_into(np.empty(SIZES[version], dtype=np.float32), state, seat, moves)
 
 
 def legal_mask(state: State) -> np.ndarray:

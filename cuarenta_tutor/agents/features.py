@@ -32,7 +32,7 @@ def encode_into(out: np.ndarray, state: State, seat: int, version: int | None = 
     """encoding.encode_into with the move features of the seat on turn filled in where `out` has room for them."""
     version = version or (1 if out.shape[-1] == BASE_SIZE else ENCODING_VERSION)
     wanted = out.shape[-1] > BASE_SIZE and state.turn == seat and not state.is_over
-    return encoding.encode_into(out, state, seat, version, move_features(state, version) if wanted else None)
+    return encoding.encode_into(out, state, seat, move_features(state, version) if wanted else None)
 
 
 def encode(state: State, seat: int, version: int = ENCODING_VERSION) -> np.ndarray:
