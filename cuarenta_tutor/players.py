@@ -107,18 +107,15 @@ class PlayerSpec:
     worlds: int | None = None
     """strong:W's worlds (None: the time budget)."""
     agent: AgentSpec | None = None
-    """Any other bot (agents.parse_agent)."""
+    """The bot it plays with: the network for beginner and club, else any other bot (agents.parse_agent)."""
     simulations: int | None = None
     """openspiel:ismcts[:SIMS]'s simulations a decision."""
     model: str | None = None
     """The ONNX file the network plays with (None: the shipped one)."""
 
     def make(self, seed: int = 0):
-        onnx = "onnx" if self.model is None else f"onnx:{self.model}"
-        if self.level == "beginner":
-            return _named(make_policy(f"{onnx}@eps={BEGINNER_EPS}", seed), "beginner")
-        if self.level == "club":
-            return _named(make_policy(onnx, seed), "club")
+        if self.level in ("beginner", "club"):
+            return _named(self.agent.build(seed), self.level)
         if self.level == "strong":
             return StrongPolicy(self.model, seed, worlds=self.worlds)
         if self.simulations is not None:
@@ -126,7 +123,7 @@ class PlayerSpec:
         return self.agent.build(seed)
 
 
-def parse(spec: str, model=None) -> PlayerSpec:
+def parse(spec: str | PlayerSpec, model=None) -> PlayerSpec:
     """A player's name as a PlayerSpec; `model` an ONNX file for the network (default: the shipped one). ValueError
     names the choices."""
     if isinstance(spec, PlayerSpec):
@@ -134,7 +131,8 @@ def parse(spec: str, model=None) -> PlayerSpec:
     model = None if model is None else str(model)
     name, _, arg = spec.partition(":")
     if name in ("beginner", "club") and not arg:
-        return PlayerSpec(spec, level=name, model=model)
+        network = AgentSpec("onnx", spec, path=model, eps=BEGINNER_EPS if name == "beginner" else 0.0)
+        return PlayerSpec(spec, level=name, agent=network, model=model)
     if name == "strong":
         if arg and not arg.isdigit():
             raise ValueError(f"strong takes a number of worlds, as in strong:64, not {arg!r}")

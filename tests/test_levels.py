@@ -84,9 +84,14 @@ def test_a_players_name_is_parsed_once_into_a_value_that_builds_it_for_any_seed(
         players.parse("grandmaster")
     calls = []
     real = players.parse_agent
-    monkeypatch.setattr(players, "parse_agent", lambda text: calls.append(text) or real(text))
+    counted = lambda text: calls.append(text) or real(text)  # noqa: E731
+    monkeypatch.setattr(players, "parse_agent", counted)
+    monkeypatch.setattr(agents, "parse_agent", counted)  # what agents.make_policy parses with
     run_match("random", "greedy", 4, jobs=1, seed=3)
     assert calls == ["random", "greedy"]  # once a side, not once a game
+    calls.clear()
+    club = players.parse("beginner")
+    assert club.make(1).blunder == players.BEGINNER_EPS and club.make(2).name == "beginner" and calls == []
 
 
 def test_a_games_level_is_read_once_into_a_value():
