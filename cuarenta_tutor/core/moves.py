@@ -1,0 +1,100 @@
+"""Provides the action table as arrays, and the legal moves and capture outcomes of a lane, compiled (engine/play.py
+and engine/captures.py say the same in Python, and are the reference)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.actions import ACTION_BASE, ACTION_KIND, ACTION_RANK, MATCH, N_ACTIONS, SUM, TRAIL
+from ..engine.cards import N_RANKS
+from .jit import njit
+from .layout import COUNTS, HAND_LEN, HAND_SLOTS, HANDS, R_FORCED, R_MATCH_ALL, R_SUM_LIMIT, TURN
+
+KIND = np.array(ACTION_KIND, dtype=np.int32)
+RANK = np.array(ACTION_RANK, dtype=np.int32)
+BASE_LEN = np.array([len(b) for b in ACTION_BASE], dtype=np.int32)
+BASE_COUNTS = np.zeros((N_ACTIONS, N_RANKS), dtype=np.int32)
+for _a, _base in enumerate(ACTION_BASE):
+    for _r in _base:
+        BASE_COUNTS[_a, _r] += 1
+SUM_FIRST = np.zeros(N_RANKS, dtype=np.int32)
+SUM_LAST = np.zeros(N_RANKS, dtype=np.int32)
+"""The sum action ids of a played rank are SUM_FIRST[r] up to SUM_LAST[r] (exclusive)."""
+for _r in range(N_RANKS):
+    _ids = [a for a in range(N_ACTIONS) if ACTION_KIND[a] == SUM and ACTION_RANK[a] == _r]
+    SUM_FIRST[_r], SUM_LAST[_r] = (_ids[0], _ids[-1] + 1) if _ids else (0, 0)
+TRAIL_KIND, MATCH_KIND, SUM_KIND = TRAIL, MATCH, SUM
+
+
+@njit
+def rank_moves(rank, counts, rules, marks):
+    """Mark in `marks` (bool[53]) the legal actions that play `rank` on a table of rank `counts` (engine
+    rank_actions); returns how many it marked."""
+    found = 0
+    if counts[rank] > 0:
+        marks[10 + rank] = True
+        found += 1
+    for a in range(SUM_FIRST[rank], SUM_LAST[rank]):
+        if BASE_LEN[a] > rules[R_SUM_LIMIT]:
+            continue
+        fits = True
+        for r in range(rank):
+            if BASE_COUNTS[a, r] > counts[r]:
+                fits = False
+                break
+        if fits:
+            marks[a] = True
+            found += 1
+    if found == 0 or rules[R_FORCED] == 0:
+        marks[rank] = True
+        found += 1
+    return found
+
+
+@njit
+def legal(row, rules, out):
+    """The legal action ids of the seat on turn, ascending, written to `out` (int32[53]); returns how many (0 when
+    the game is over or a deal is due: no seat on turn holds a card)."""
+    marks = np.zeros(53, dtype=np.bool_)
+    seat = row[TURN]
+    counts = row[COUNTS:COUNTS + 10]
+    seen = np.zeros(10, dtype=np.bool_)
+    for i in range(row[HAND_LEN + seat]):
+        r = row[HANDS + seat * HAND_SLOTS + i] >> 2
+        if not seen[r]:
+            seen[r] = True
+            rank_moves(r, counts, rules, marks)
+    n = 0
+    for a in range(53):
+        if marks[a]:
+            out[n] = a
+            n += 1
+    return n
+
+
+@njit
+def outcome(counts, action, rules, after):
+    """A capture or trail's effect on a table of rank `counts`: `after` gets the counts left, and it returns the table
+    cards taken (base and escalera; 0 for a trail)."""
+    for r in range(10):
+        after[r] = counts[r]
+    rank = RANK[action]
+    kind = KIND[action]
+    if kind == TRAIL_KIND:
+        after[rank] += 1
+        return 0
+    taken = 0
+    if kind == MATCH_KIND:
+        take = counts[rank] if rules[R_MATCH_ALL] else 1
+        after[rank] -= take
+        taken += take
+    else:
+        for r in range(rank):
+            after[r] -= BASE_COUNTS[action, r]
+            taken += BASE_COUNTS[action, r]
+    r = rank + 1
+    while r < 10 and after[r] > 0:
+        after[r] -= 1
+        taken += 1
+        r += 1
+    return taken
