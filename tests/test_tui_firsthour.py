@@ -33,3 +33,98 @@ async def test_the_help_scrolls_by_keyboard_to_the_end_of_the_glossary():
         await pilot.press("home")
         await settle(pilot)
         assert scroll.scroll_y == 0
+
+
+def hint(action, name, does, win, caida=0.0, limpia=0.0, key="1", measured=True):
+    from cuarenta_tutor.coach.advice import Hint
+
+    return Hint(action, name, key, does, win, (win - 3, win + 3), caida, limpia, True, False, measured)
+
+
+class HintsApp:
+    """A hints panel alone on a screen, styled as in play."""
+
+    @staticmethod
+    def make():
+        from textual.app import App
+
+        from cuarenta_tutor.tui import app as tui_app
+        from cuarenta_tutor.tui.widgets import HintsPanel
+
+        class One(App):
+            CSS_PATH = tui_app.HELP.with_name(tui_app.CuarentaApp.CSS_PATH)
+
+            def compose(self):
+                yield HintsPanel(id="hints")
+        return One()
+
+
+async def test_hint_rows_fit_80_columns_and_never_run_one_column_into_the_next():
+    from cuarenta_tutor.tui.widgets import HintsPanel
+
+    hints = (hint(0, "7 takes A+2+4, then J Q", "takes A♥ 2♠ 4♥ J♠ Q♦, caída +2, limpia +2", 62, 0.31, 0.12),
+             hint(1, "A takes A, then 2 3 4", "takes A♣ 2♥ 3♠ 4♦", 55, 0.05, 0.0, "2"),
+             hint(2, "K trails", "trails", 40, 0.0, 0.4, "3"))
+    app = HintsApp.make()
+    async with app.run_test(size=SIZE) as pilot:
+        panel = app.query_one(HintsPanel)
+        panel.note = "best despite its caída risk (31%): +7 win % over A takes A, then 2 3 4"
+        panel.hints = hints
+        await pilot.pause()
+        lines = str(panel.render()).splitlines()
+        width = panel.content_size.width
+        assert width == 78 and all(len(line) <= width for line in lines), lines
+        rows = lines[1:4]
+        for h, row in zip(hints, rows, strict=True):
+            assert f"[{h.key}] {h.name}  " in row, row  # the whole name, then a gap: never cut into the next column
+            assert f"{h.win_pct:.0f}% ±3" in row
+        assert "caída 31%" in rows[0] and "limpia 40%" in rows[2]
+        assert lines[4].startswith("★ best despite its caída risk (31%)")
+
+
+def test_the_star_on_the_riskiest_move_says_why_it_is_still_best_in_the_narrators_words():
+    from cuarenta_tutor.app import coaching
+    from cuarenta_tutor.engine import legal_actions, new_game
+    from cuarenta_tutor.narrator import move_name, why_better
+
+    state = new_game(seed=3, dealer=1)
+    legal = list(legal_actions(state))
+    assert len(legal) >= 2
+    best, safe = legal[0], legal[1]
+    hints = (hint(best, move_name(state, best), "trails", 60, 0.4), hint(safe, move_name(state, safe), "trails", 48, 0.1))
+    note = coaching.star_note(state, hints)
+    assert note.startswith("best despite its caída risk (40%): +12 win % over " + move_name(state, safe))
+    risks = {best: (0.4, 0.0), safe: (0.1, 0.0)}
+    for reason in why_better(state, safe, best, risks):  # the tutor's reasons, not new words
+        assert reason in note
+    calm = (hint(best, "a", "trails", 60, 0.1), hint(safe, "b", "trails", 48, 0.4))
+    assert coaching.star_note(state, calm) == ""  # the star is not the riskiest move: nothing to explain
+
+
+def test_an_analysis_with_no_measured_error_shows_its_interval_as_unknown_not_plus_minus_zero():
+    from dataclasses import replace
+
+    from helpers import fixed
+
+    from cuarenta_tutor import coach
+    from cuarenta_tutor.app import coaching
+    from cuarenta_tutor.app.session import GameSession
+
+    session = GameSession.new(seed=5, dealer=1)
+    assert session.human_turn
+    critic = replace(fixed(2), leaf="critic", value_sd=0.0)  # an exported model with no analysis sidecar
+    for settings, measured in ((critic, False), (replace(critic, value_sd=2.5), True)):
+        session.analysis_settings = settings
+        analysis = session.analyse(session.position())
+        assert analysis.leaf == "critic"
+        move = analysis.best
+        shown = coaching.analysis_win(analysis, move)
+        hints = coaching.refined_hints(session.state, analysis)
+        note = coach.from_analysis(analysis, move.action, 0)
+        if measured:
+            assert "±" in shown and "uncalibrated" not in shown and "±?" not in coaching.hint_win(hints[0])
+            assert coaching.margin_text(note).startswith(" ±")
+        else:
+            assert shown == f"{move.win_pct:.0f}% (uncalibrated)"
+            assert all(coaching.hint_win(h).endswith("±?") for h in hints)
+            assert coaching.margin_text(note) == " (uncalibrated)"

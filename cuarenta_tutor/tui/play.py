@@ -144,8 +144,11 @@ class PlayScreen(Screen):
             return
         state, result = self.session.state, self.current_analysis()
         if result is not None:
-            hints.hints = tuple(coaching.refined_hints(state, result))
+            refined = tuple(coaching.refined_hints(state, result))
+            hints.note = coaching.star_note(state, refined)
+            hints.hints = refined
             return
+        hints.note = ""
         hints.hints = tuple(self.session.quick_hints())  # the network's numbers at once (a few ms)
         self.ask_analysis()
 

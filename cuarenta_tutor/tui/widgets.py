@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from ..app import coaching
 from ..engine import State, card_str, suit_of
 from ..narrator import move_name
 
@@ -206,29 +207,73 @@ class AgentPanel(Static):
         self.update(t)
 
 
+def fit(text: str, width: int) -> str:
+    """`text` in `width` cells, cut with "…" when longer (never mid-column into the next one)."""
+    return text if len(text) <= width else text[:max(0, width - 1)] + "…"
+
+
+def hint_rows(hints, width: int = 78) -> list[str]:
+    """The hints' rows in `width` cells: key, move, win % after, risks, then what it takes (its cards, what it
+    scores). Each column is as wide as its longest entry; what does not fit is cut with "…", so no column runs
+    into the next ("7 takes A+2+4, then J  …", never "takes A+2+4, t takes A♥")."""
+    if not hints:
+        return []
+    wins = [coaching.hint_win(h) for h in hints]
+    risks = []
+    for h in hints:
+        parts = [f"caída {100 * h.caida_risk:.0f}%"] if h.refined and h.caida_risk else []
+        parts += [f"limpia {100 * h.limpia_risk:.0f}%"] if h.refined and h.limpia_risk else []
+        risks.append(" ".join(parts))
+    takes = []
+    for h in hints:
+        head, _, notes = h.does.partition(", ")
+        takes.append(", ".join(x for x in (notes, head.removeprefix("takes ")) if x and x != "trails"))
+    w_win, w_risk = max(map(len, wins)), max(map(len, risks))
+    room = width - 6 - 2 - w_win - (2 + w_risk if w_risk else 0)
+    w_name = min(max(len(h.name) for h in hints), room)
+    w_takes = room - w_name - 2
+    if w_takes < 6:  # no room for the cards: the move's name has the whole of it
+        w_name, w_takes = room, 0
+    rows = []
+    for i, (h, win, risk, take) in enumerate(zip(hints, wins, risks, takes, strict=True)):
+        row = f"{'★' if i == 0 else ' '} [{h.key}] {fit(h.name, w_name):<{w_name}}  {win:<{w_win}}"
+        if w_risk:
+            row += f"  {risk:<{w_risk}}"
+        if w_takes and take:
+            row += f"  {fit(take, w_takes)}"
+        rows.append(row.rstrip())
+    return rows
+
+
 class HintsPanel(Static):
     """Every legal move: the key that plays it, what it does now, your win % after it and what it risks.
 
-    The network's numbers come at once; the analysis refines them ("62% ±3", marked refined). The star marks
-    the best by the numbers shown."""
+    The network's numbers come at once; the analysis refines them ("62% ±3", marked refined; "62% ±?" where the
+    model's error was never measured). The star marks the best by the numbers shown; when it is also the move with
+    the highest caída risk, a last line (`note`) says why it is still best."""
 
     hints: reactive[tuple] = reactive((), layout=False)
+    note: str = ""
+    """Why the starred move is best despite its caída risk (coaching.star_note), or ""; set before `hints`."""
 
     def watch_hints(self, hints) -> None:
         refined = bool(hints) and hints[0].refined
-        t = Text("Hints (h hides): [key] move · what it takes · win % after"
-                 + ((" · risk next [refined, cut short by the time cap]" if hints[0].cut else " · risk next [refined]")
-                    if refined else " [refining…]") + "\n", style="bold")
-        for i, hint in enumerate(hints[:6]):
-            win = f"{hint.win_pct:3.0f}% ±{hint.margin:.0f}" if hint.refined else f"{hint.win_pct:3.0f}%   "
-            risk = ""
-            if hint.refined and (hint.caida_risk or hint.limpia_risk):
-                risk = f"  caída {100 * hint.caida_risk:.0f}%" if hint.caida_risk else ""
-                risk += f"  limpia {100 * hint.limpia_risk:.0f}%" if hint.limpia_risk else ""
-            does = "" if hint.does == "trails" else hint.does
-            t.append(f"{'★' if i == 0 else ' '} [{hint.key}] {hint.name:<16.16} {does:<20.20} {win}{risk}\n")
+        tag = " [refining…]"
+        if refined:
+            tag = " [refined" + (", cut short" if hints[0].cut else "") + \
+                  (", uncalibrated: ±?" if not hints[0].measured else "") + "]"
+        width = self.content_size.width or 78
+        t = Text(fit("Hints (h hides): move · win % after · risk next · takes" + tag, width) + "\n",
+                 style="bold")
+        for row in hint_rows(hints[:6], width):
+            t.append(row + "\n")
+        if self.note and refined:
+            t.append(fit("★ " + self.note, width), style="italic")
         self.update(t)
+
+    def on_resize(self) -> None:
+        self.watch_hints(self.hints)
 
 
 __all__ = ["AgentPanel", "HandView", "HintsPanel", "Scoreboard", "SeatsView", "TableView", "card_text", "cards_text",
-           "move_name", "perros", "seat_word"]
+           "hint_rows", "move_name", "perros", "seat_word"]
