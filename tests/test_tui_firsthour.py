@@ -42,10 +42,10 @@ def hint(action, name, does, win, caida=0.0, limpia=0.0, key="1", measured=True)
 
 
 class HintsApp:
-    """A hints panel alone on a screen, styled as in play."""
+    """A widget of the play screen alone on a screen, styled as in play (its id gives its style)."""
 
     @staticmethod
-    def make():
+    def make(kind=None, id="hints"):
         from textual.app import App
 
         from cuarenta_tutor.tui import app as tui_app
@@ -55,7 +55,7 @@ class HintsApp:
             CSS_PATH = tui_app.HELP.with_name(tui_app.CuarentaApp.CSS_PATH)
 
             def compose(self):
-                yield HintsPanel(id="hints")
+                yield (kind or HintsPanel)(id=id)
         return One()
 
 
@@ -128,3 +128,37 @@ def test_an_analysis_with_no_measured_error_shows_its_interval_as_unknown_not_pl
             assert shown == f"{move.win_pct:.0f}% (uncalibrated)"
             assert all(coaching.hint_win(h).endswith("±?") for h in hints)
             assert coaching.margin_text(note) == " (uncalibrated)"
+
+
+async def test_the_level_and_the_model_stay_on_screen_after_the_agents_first_move():
+    from cuarenta_tutor.tui.play import PlayScreen
+    from cuarenta_tutor.tui.widgets import AgentPanel, Scoreboard
+
+    app = make_app(start="play", seed=4, dealer=0, agent_delay=0, tutor=False, level="beginner")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        play = app.screen
+        assert isinstance(play, PlayScreen) and len(play.session.record.moves) == 1  # the agent led
+        assert "Agent played" in str(play.query_one(AgentPanel).render())
+        score = str(play.query_one(Scoreboard).render()).splitlines()[0]
+        assert f"level beginner · model {play.session.model_path.stem}" in score, score
+        assert len(score) <= 78
+
+
+async def test_the_win_graph_has_a_0_50_100_axis_a_marker_and_a_fixed_scale():
+    from cuarenta_tutor.tui.widgets import WinGraph
+
+    app = HintsApp.make(WinGraph, "winline")
+    async with app.run_test(size=SIZE) as pilot:
+        graph = app.query_one(WinGraph)
+        graph.data, graph.marker = (48.0, 52.0, 50.0, 49.0), 1
+        await pilot.pause()
+        rows = str(graph.render()).splitlines()
+        assert [row[:4] for row in rows] == ["100┤", " 50┤", "  0┤"]
+        bars = [row[4:8] for row in rows]
+        assert bars[0] == " │  "  # the marker, and nothing near 100: 48% to 52% is not blown up to full height
+        assert bars[2] == "████" and all(c in "▃▄▅" for c in bars[1]), bars
+        graph.data, graph.marker = (90.0, 10.0, 30.0), 2
+        await pilot.pause()
+        rows = str(graph.render()).splitlines()
+        assert [row[4:7] for row in rows] == ["▆ │", "█ │", "█▂▇"]  # the marker: a line above the move on show

@@ -55,6 +55,15 @@ class Scoreboard(Static):
     """Scores (per team in 2 v 2), perros tally, cartón counts, hand, deal, stock and dealer."""
 
     state: reactive[State | None] = reactive(None, layout=False)
+    opponent: reactive[str] = reactive("", layout=False)
+    """Who the person plays against, shown at the end of the first line all game ("level strong · model
+    cuarenta-a2c-lstm c736f1a1"; cut with "…" where the line is short)."""
+
+    def watch_opponent(self) -> None:
+        self.watch_state(self.state)
+
+    def on_resize(self) -> None:
+        self.watch_state(self.state)
 
     def watch_state(self, state: State | None) -> None:
         if state is None:
@@ -67,6 +76,9 @@ class Scoreboard(Static):
         t.append(f"   {theirs} ")
         t.append(f"{agent:>2} ", style="bold")
         t.append(perros(agent), style="magenta")
+        room = (self.content_size.width or 78) - len(t.plain) - 3
+        if self.opponent and room >= 8:
+            t.append("   " + fit(self.opponent, room), style="dim")
         short = ("you", "agent") if state.rules.players == 2 else ("ours", "theirs")
         t.append(f"\nCartón: {short[0]} {len(state.piles[0])} · {short[1]} {len(state.piles[1])} cards   "
                  f"Hand {state.hand_no + 1} · deal {state.deal_no + 1}/{state.rules.deals_per_hand} · "
@@ -275,5 +287,62 @@ class HintsPanel(Static):
         self.watch_hints(self.hints)
 
 
-__all__ = ["AgentPanel", "HandView", "HintsPanel", "Scoreboard", "SeatsView", "TableView", "card_text", "cards_text",
-           "hint_rows", "move_name", "perros", "seat_word"]
+BARS = " ▁▂▃▄▅▆▇█"
+
+
+def graph_rows(values, height: int, width: int, marker: int | None = None) -> list[Text]:
+    """A win-% graph on a fixed 0-100 scale (a move from 48% to 52% moves its bar a little, never to full
+    height): an axis labelled 100 at the top, 50 in the middle and 0 at the bottom, one column per value (the last
+    ones, or every n-th where they do not fit), and the column of `marker` (the move on show) drawn with a "│" above
+    its bar, in yellow."""
+    cols = max(1, width - 4)
+    n = len(values)
+    if n > cols:  # every n-th value, the marker with its own
+        picks = [round(j * (n - 1) / (cols - 1)) if cols > 1 else n - 1 for j in range(cols)]
+        spot = None if marker is None else min(range(cols), key=lambda j: abs(picks[j] - marker))
+        values = [values[i] for i in picks]
+    else:
+        spot = marker
+    labels = {0: "100", height - 1: "  0"}
+    if height >= 3:
+        labels[(height - 1) // 2] = " 50"
+    rows = []
+    for r in range(height):
+        low = (height - 1 - r) * 8  # eighths below this row
+        t = Text(f"{labels.get(r, '   ')}┤", style="dim")
+        for j, v in enumerate(values):
+            level = round(max(0.0, min(100.0, v)) / 100 * height * 8)
+            cell = BARS[max(0, min(8, level - low))]
+            if j == spot:
+                t.append("│" if cell == " " else cell, style="bold yellow")
+            else:
+                t.append(cell, style="green" if v >= 50 else "red")
+        rows.append(t)
+    return rows
+
+
+class WinGraph(Static):
+    """Win % after each move on a fixed 0-100 scale with a labelled axis (0/50/100) and a marker at the move on show
+    (graph_rows)."""
+
+    data: reactive[tuple] = reactive((), layout=False)
+    marker: reactive[int | None] = reactive(None, layout=False)
+    """The index in `data` of the move on show (None: no marker)."""
+
+    def watch_data(self) -> None:
+        self.draw()
+
+    def watch_marker(self) -> None:
+        self.draw()
+
+    def on_resize(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        height = self.content_size.height or 3
+        width = self.content_size.width or 78
+        self.update(Text("\n").join(graph_rows(list(self.data), height, width, self.marker)))
+
+
+__all__ = ["AgentPanel", "HandView", "HintsPanel", "Scoreboard", "SeatsView", "TableView", "WinGraph", "card_text",
+           "cards_text", "graph_rows", "hint_rows", "move_name", "perros", "seat_word"]
