@@ -102,7 +102,9 @@ class Narrator:
                 rank = next((r for r in set(ranks) if ranks.count(r) == 4), None)
                 if rank is not None:
                     shown = f" ({cards(c for c in state.hands[e.seat] if c >> 2 == rank)})"
-            return f"{self.names[e.seat]} was dealt four of a kind{shown}: {_says(self.teams[e.team], 'win')} at once!"
+            dealt = "were" if self.names[e.seat] == "You" else "was"
+            return (f"{self.names[e.seat]} {dealt} dealt four of a kind{shown}: {_says(self.teams[e.team], 'win')} at "
+                    f"once!")
         if isinstance(e, Caida):
             text = f"¡Caída! {self.who(e.seat)}: +{e.points}"
             if e.ronda_bonus:

@@ -162,3 +162,37 @@ async def test_the_win_graph_has_a_0_50_100_axis_a_marker_and_a_fixed_scale():
         await pilot.pause()
         rows = str(graph.render()).splitlines()
         assert [row[4:7] for row in rows] == ["▆ │", "█ │", "█▂▇"]  # the marker: a line above the move on show
+
+
+async def test_the_four_of_a_kind_callout_is_shown_whole_at_80_columns():
+    from cuarenta_tutor.engine import FourOfAKind, GameWon
+    from cuarenta_tutor.tui.play import PlayScreen
+
+    app = make_app(start="play", seed=4, dealer=1, agent_delay=0, tutor=False, players=4, level="beginner")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        play = app.screen
+        assert isinstance(play, PlayScreen)
+        state = play.session.state
+        hands = list(state.hands)
+        hands[1] = (28, 29, 30, 31, *hands[1][4:])  # East holds the four jacks
+        notes = play.session.narrator.callouts([FourOfAKind(1, 1), GameWon(1, (12, 40))],
+                                               state._replace(hands=tuple(hands)))
+        text = "  ".join(notes)
+        assert "four of a kind (J" in text and len(text) > 78
+        play.show_notes(notes)
+        await pilot.pause()
+        callout = play.query_one("#callout")
+        lines = -(-len(text) // callout.content_size.width)
+        assert callout.content_size.height >= lines >= 2  # every line of it, none cut off
+        assert callout.region.bottom <= play.query_one("#hand").region.y  # above the hand, not under it
+    assert notes[0].startswith("East was dealt four of a kind")
+
+
+def test_you_were_dealt_four_of_a_kind():
+    from cuarenta_tutor.app.session import seat_names
+    from cuarenta_tutor.engine import FourOfAKind, Rules
+    from cuarenta_tutor.narrator import Narrator
+
+    assert Narrator(Rules(), seat_names(2), you=0).event(FourOfAKind(0, 0)).startswith(
+        "You were dealt four of a kind: You win at once!")
