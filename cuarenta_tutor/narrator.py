@@ -40,6 +40,16 @@ def move_name(state: State, action: int) -> str:
     return action_to_string(action)
 
 
+def article(word: str) -> str:
+    """`word` with its indefinite article: "an A", "an other", "a 7", "a missed caída"."""
+    return ("an " if word[:1].lower() in "aeiou8" else "a ") + word
+
+
+def keys(n: int) -> str:
+    """The card keys of a hand of `n` cards: "1-5", or "1" for the last card (never "1-1")."""
+    return "1" if n == 1 else f"1-{n}"
+
+
 def cards(ids) -> str:
     """Cards as "7♥ K♠", or "nothing"."""
     return " ".join(card_str(c) for c in ids) or "nothing"

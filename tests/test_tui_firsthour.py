@@ -196,3 +196,68 @@ def test_you_were_dealt_four_of_a_kind():
 
     assert Narrator(Rules(), seat_names(2), you=0).event(FourOfAKind(0, 0)).startswith(
         "You were dealt four of a kind: You win at once!")
+
+
+async def test_drills_take_number_keys_like_play():
+    from datetime import datetime, timezone
+
+    from helpers import fixed
+
+    from cuarenta_tutor import records
+    from cuarenta_tutor.analysis.classes import classify
+    from cuarenta_tutor.app.session import GameSession
+    from cuarenta_tutor.coach import drills
+    from cuarenta_tutor.coach.advice import key_of
+    from cuarenta_tutor.engine import ACTION_RANK
+    from cuarenta_tutor.tui.drills import DrillScreen
+
+    session = GameSession.new(seed=5, dealer=1)  # your first move: a drill of it, built here
+    session.analysis_settings = fixed(2)
+    analysis = session.analyse(session.position())
+    state = session.state
+    moves = [{**m.to_json(), "class": classify(m.loss, "standard", m.loss_ci95).value} for m in analysis.moves]
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    drill = drills.Drill(f"{session.record.game_id}:0", records.to_json(session.record), 0, analysis.moves[-1].action,
+                         moves, "other", now, 0, now)
+    drills.save_deck(drills.Deck([drill]))
+    rank_moves = {}
+    for m in analysis.moves:
+        rank_moves.setdefault(ACTION_RANK[m.action], []).append(m.action)
+    action = next(a for a in (m.action for m in analysis.moves) if len(rank_moves[ACTION_RANK[a]]) == 1)
+    app = make_app(start="drills", agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, DrillScreen) and screen.drill is not None
+        assert "an other from your game" in str(screen.query_one("#title").render())
+        await pilot.press(key_of(state, action))
+        await settle(pilot)
+        assert screen.answered and drills.load_deck().drills[0].answers[-1]["action"] == action
+        assert analysis.move(action).name in str(screen.query_one("#feedback").render())
+
+
+async def test_one_card_left_says_press_1_an_ace_trailed_says_an_A_and_analyse_help_says_win_percent(capsys):
+    import pytest
+
+    from cuarenta_tutor.cli.main import main
+    from cuarenta_tutor.engine import new_game
+    from cuarenta_tutor.tui.widgets import HandView, TableView
+
+    state = new_game(seed=2, dealer=1)
+    last = state._replace(hands=((0,), *state.hands[1:]), table=(1,), trailed=1)  # one card left; the A♥ trailed
+    app = HintsApp.make(HandView, "hand")
+    async with app.run_test(size=SIZE) as pilot:
+        hand = app.query_one(HandView)
+        hand.state, hand.status = last, "yours"
+        await pilot.pause()
+        assert "your turn: press 1" in str(hand.render()) and "1-1" not in str(hand.render())
+    app = HintsApp.make(TableView, "table")
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(TableView)
+        table.state = last
+        await pilot.pause()
+        assert "(an A was just trailed)" in str(table.render())
+    with pytest.raises(SystemExit):
+        main(["analyse", "--help"])
+    out = capsys.readouterr().out
+    assert "win % with a 95% interval" in " ".join(out.split()) and "%%" not in out

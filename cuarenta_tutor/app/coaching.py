@@ -20,6 +20,7 @@ from ..coach import (
     summary_accuracy,
     win_text,
 )
+from ..coach.advice import key_of
 
 
 def analysis_win(analysis, move) -> str:
@@ -36,6 +37,6 @@ def hint_win(hint) -> str:
     return f"{hint.win_pct:3.0f}% ±{hint.margin:.0f}" if hint.measured else f"{hint.win_pct:3.0f}% ±?"
 
 
-__all__ = ["Class", "classify", "REVIEW", "analysis_win", "hint_win", "loss_text", "luck", "margin_text",
+__all__ = ["Class", "classify", "REVIEW", "analysis_win", "hint_win", "key_of", "loss_text", "luck", "margin_text",
            "measured_error", "note_measured", "percent", "provenance_lines", "reasons", "refined_hints", "star_note",
            "summary_accuracy", "win_text"]

@@ -24,6 +24,7 @@ from textual.widgets import Footer, Static
 from ..app import coaching
 from ..app.session import HUMAN, GameSession, MoveReport, Request
 from ..engine import GameWon, HandEnded, State, card_str
+from ..narrator import keys
 from .dialogs import CaptureChoice, Notice
 from .tutor import TutorWarning, warning_for
 from .widgets import AgentPanel, HandView, HintsPanel, Scoreboard, SeatsView, TableView, WinGraph, move_name
@@ -210,7 +211,8 @@ class PlayScreen(Screen):
             return
         hand = s.state.hands[0]
         if not 1 <= n <= len(hand):
-            self.notify(f"You have {len(hand)} card(s): press 1-{len(hand)}.", severity="warning")
+            self.notify(f"You have {len(hand)} card{'s' if len(hand) != 1 else ''}: press {keys(len(hand))}.",
+                        severity="warning")
             return
         card, request = hand[n - 1], s.request()
         options = s.options_for(card)

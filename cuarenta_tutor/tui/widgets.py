@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from ..app import coaching
 from ..engine import State, card_str, suit_of
-from ..narrator import move_name
+from ..narrator import article, keys, move_name
 
 RED_SUITS = (1, 2)  # hearts, diamonds
 
@@ -119,7 +119,7 @@ class TableView(Static):
         t = Text("Table: ", style="bold")
         t.append_text(cards_text(state.table))
         if state.trailed >= 0 and state.table:
-            t.append(f"   (a {card_str(state.table[-1])[:-1]} was just trailed)", style="dim")
+            t.append(f"   ({article(card_str(state.table[-1])[:-1])} was just trailed)", style="dim")
         self.update(t)
 
 
@@ -145,7 +145,7 @@ class HandView(Static):
         elif self.status == "over":
             hand.append("   game over", style="bold")
         elif self.status == "yours":
-            hand.append(f"   your turn: press 1-{len(state.hands[0])}", style="green")
+            hand.append(f"   your turn: press {keys(len(state.hands[0]))}", style="green")
         elif self.status == "checking":
             hand.append("   the tutor is checking…", style="dim")
         else:
