@@ -261,3 +261,29 @@ async def test_one_card_left_says_press_1_an_ace_trailed_says_an_A_and_analyse_h
         main(["analyse", "--help"])
     out = capsys.readouterr().out
     assert "win % with a 95% interval" in " ".join(out.split()) and "%%" not in out
+
+
+async def test_any_unfinished_game_can_be_continued_from_a_list_newest_first():
+    from cuarenta_tutor import records
+    from cuarenta_tutor.app.session import GameSession
+    from cuarenta_tutor.tui.home import ContinueChoice
+    from cuarenta_tutor.tui.play import PlayScreen
+
+    games = []
+    for seed in (1, 2, 3):  # three games left after one move each, a day apart, the newest last
+        session = GameSession.new(seed=seed, dealer=1)
+        session.play_human(session.hints()[0].action)
+        session.record.created = f"2026-11-2{seed}T12:00:00"
+        records.save(session.record)
+        games.append(session)
+    app = make_app(agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert [g.game_id for g in app.screen.unfinished] == [s.record.game_id for s in reversed(games)]
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, ContinueChoice) and len(app.screen.games) == 3
+        await pilot.press("down", "down", "enter")  # the oldest
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        assert app.screen.session.record.game_id == games[0].record.game_id
