@@ -91,7 +91,8 @@ def test_the_star_on_the_riskiest_move_says_why_it_is_still_best_in_the_narrator
     legal = list(legal_actions(state))
     assert len(legal) >= 2
     best, safe = legal[0], legal[1]
-    hints = (hint(best, move_name(state, best), "trails", 60, 0.4), hint(safe, move_name(state, safe), "trails", 48, 0.1))
+    hints = (hint(best, move_name(state, best), "trails", 60, 0.4),
+             hint(safe, move_name(state, safe), "trails", 48, 0.1))
     note = coaching.star_note(state, hints)
     assert note.startswith("best despite its caída risk (40%): +12 win % over " + move_name(state, safe))
     risks = {best: (0.4, 0.0), safe: (0.1, 0.0)}

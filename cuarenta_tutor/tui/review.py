@@ -322,11 +322,11 @@ class ReviewGame(Screen):
             if note.action != note.best_action:
                 line.append(f"; best was {note.best_name} ({note.win_best:.0f}%, loss {note.loss:.1f}"
                             f"{coaching.loss_text(note)})")
-                why = coaching.reasons(state, note)  # the tutor's "show the better move", in the narrator's words
-                if why:
-                    line.append(f"\n{note.name} {'; '.join(why)}.", style="dim")
             if note.accuracy is not None:
                 line.append(f"; accuracy {note.accuracy:.0f}%")
+            why = coaching.reasons(state, note)  # the tutor's "show the better move", in the narrator's words
+            if why:
+                line.append(f"\n{note.name} {'; '.join(why)}.", style="dim")
         self.query_one("#move", Static).update(line)
 
     def who(self, seat: int) -> str:
