@@ -40,6 +40,16 @@ def move_name(state: State, action: int) -> str:
     return action_to_string(action)
 
 
+def article(word: str) -> str:
+    """`word` with its indefinite article: "an A", "an other", "a 7", "a missed caída"."""
+    return ("an " if word[:1].lower() in "aeiou8" else "a ") + word
+
+
+def keys(n: int) -> str:
+    """The card keys of a hand of `n` cards: "1-5", or "1" for the last card (never "1-1")."""
+    return "1" if n == 1 else f"1-{n}"
+
+
 def cards(ids) -> str:
     """Cards as "7♥ K♠", or "nothing"."""
     return " ".join(card_str(c) for c in ids) or "nothing"
@@ -102,7 +112,9 @@ class Narrator:
                 rank = next((r for r in set(ranks) if ranks.count(r) == 4), None)
                 if rank is not None:
                     shown = f" ({cards(c for c in state.hands[e.seat] if c >> 2 == rank)})"
-            return f"{self.names[e.seat]} was dealt four of a kind{shown}: {_says(self.teams[e.team], 'win')} at once!"
+            dealt = "were" if self.names[e.seat] == "You" else "was"
+            return (f"{self.names[e.seat]} {dealt} dealt four of a kind{shown}: {_says(self.teams[e.team], 'win')} at "
+                    f"once!")
         if isinstance(e, Caida):
             text = f"¡Caída! {self.who(e.seat)}: +{e.points}"
             if e.ronda_bonus:
@@ -290,3 +302,13 @@ def why_better(state: State, played: int, best: int, risks: dict) -> list[str]:
     if limpia >= 0.15:
         reasons.append(f"leaves the table open to a limpia ({100 * risks[played][1]:.0f}% of the worlds)")
     return reasons
+
+
+def best_despite(state: State, best: int, safer: int, risks: dict, gain: float) -> str:
+    """Why `best` is still the best move though it leaves more caída risk than `safer`, in a short line: "best
+    despite its caída risk (40%): +12 win % over 7 trails, which gives up the caída (+2 now)". `risks` as for
+    why_better; `gain` the win-% points `best` keeps over `safer`."""
+    text = (f"best despite its caída risk ({100 * risks[best][0]:.0f}%): +{gain:.0f} win % over "
+            f"{move_name(state, safer)}")
+    reasons = why_better(state, safer, best, risks)
+    return text + (", which " + "; ".join(reasons) if reasons else "")

@@ -8,7 +8,7 @@ NAME = "analyse"
 HELP = "analyse the positions of a saved game in sampled worlds"
 DESCRIPTION = ("Every legal move of a position valued from the mover's view: the cards it cannot see are redrawn in "
                "sampled worlds, every move is played in the same worlds and continued by the agent to the end of "
-               "the hand, valued there by the model's hand-value table; win %% with a 95%% interval, loss against "
+               "the hand, valued there by the model's hand-value table; win % with a 95% interval, loss against "
                "the best move, the chance of a caída or limpia in reply.")
 
 

@@ -3,7 +3,7 @@ game on the possible-worlds analysis (review.py)."""
 
 from ..analysis.classes import ERRORS, THRESHOLDS, Class, classify
 from . import luck
-from .advice import Hint, quick_hints, refined_hints
+from .advice import Hint, measured_error, quick_hints, refined_hints, star_note
 from .annotate import (
     Annotation,
     MoveHint,
@@ -25,17 +25,21 @@ from .review import (
     loss_text,
     margin_text,
     moves_json,
+    note_measured,
     percent,
     provenance_lines,
     read,
+    reasons,
     review,
     review_settings,
     reviewed_seats,
     store,
+    win_text,
 )
 
 __all__ = ["ERRORS", "THRESHOLDS", "Class", "classify", "luck", "Annotation", "MoveHint", "Provenance", "Risks",
            "accuracy_by_group", "annotate", "from_analysis", "game_accuracy", "hints", "summary_accuracy", "Hint",
-           "quick_hints", "refined_hints", "REVIEW", "decisions", "ending", "format_review", "is_current",
+           "measured_error", "quick_hints", "refined_hints", "star_note", "note_measured", "reasons", "win_text",
+           "REVIEW", "decisions", "ending", "format_review", "is_current",
            "loss_text", "margin_text", "moves_json", "percent", "provenance_lines", "read", "review",
            "review_settings", "reviewed_seats", "store"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import ACTION_RANK, State, legal_actions, play_events
-from ..narrator import Narrator, cards, move_name
+from ..narrator import Narrator, best_despite, cards, move_name
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,9 @@ class Hint:
     refined: bool = False
     cut: bool = False
     """The analysis behind a refined hint was cut short by its time cap (fewer worlds than planned)."""
+    measured: bool = True
+    """Its interval holds a measured model error (False: the critic valued the playouts and no calibration measured
+    its error, so the interval is unknown: `measured_error`)."""
 
     @property
     def margin(self) -> float | None:
@@ -64,8 +67,32 @@ def quick_hints(state: State, decision, scale=None) -> list[Hint]:
     return sorted(hints, key=lambda h: (-h.win_pct, h.action))
 
 
+def measured_error(settings, leaf: str) -> bool:
+    """Whether an analysis's intervals hold the model's error: the hand-value table's or the game's result valued
+    the playouts, or a calibration measured the critic's (settings.value_sd, from the model's sidecar). An
+    exported model with no sidecar values them with its critic, whose error nobody measured: its "±0" would look
+    certain, so its intervals are shown as unknown."""
+    sd = settings.get("value_sd", 0.0) if isinstance(settings, dict) else getattr(settings, "value_sd", 0.0)
+    return leaf != "critic" or bool(sd)
+
+
 def refined_hints(state: State, analysis) -> list[Hint]:
     """Every legal move with the analysis's win %, interval and risks, best first."""
+    measured = measured_error(analysis.settings, analysis.leaf)
     hints = [Hint(m.action, m.name, key_of(state, m.action), does(state, m.action), m.win_pct, m.ci95,
-                  m.caida_risk, m.limpia_risk, True, analysis.cut) for m in analysis.moves]
+                  m.caida_risk, m.limpia_risk, True, analysis.cut, measured) for m in analysis.moves]
     return sorted(hints, key=lambda h: (-h.win_pct, h.action))
+
+
+def star_note(state: State, hints) -> str:
+    """Why the starred (first) hint is best though it leaves the highest caída risk of all the moves: its gain over
+    the safest move, and the narrator's reasons (why_better); "" when the star is not the riskiest move."""
+    if len(hints) < 2 or not hints[0].refined:
+        return ""
+    best = hints[0]
+    safest = min(hints[1:], key=lambda h: (h.caida_risk, -h.win_pct, h.action))
+    if not best.caida_risk or best.caida_risk < max(h.caida_risk for h in hints) or best.caida_risk <= \
+            safest.caida_risk:
+        return ""
+    risks = {h.action: (h.caida_risk, h.limpia_risk) for h in (best, safest)}
+    return best_despite(state, best.action, safest.action, risks, best.win_pct - safest.win_pct)

@@ -124,6 +124,11 @@ def feedback(state, chosen: dict, best: dict, played: dict) -> str:
             head += f" It {'; it '.join(reasons)}."
     if chosen["action"] != played["action"]:
         head += f" In the game you played {played['move']} ({_win(played)}, {Class(played['class']).with_article})."
+        if Class(chosen["class"]).is_right:  # why the right answer beats the game's move, as the tutor says it
+            risks = {m["action"]: (m["caida_risk"], m["limpia_risk"]) for m in (chosen, played)}
+            reasons = why_better(state, played["action"], chosen["action"], risks)
+            if reasons:
+                head += f" It {'; it '.join(reasons)}."
     return head
 
 

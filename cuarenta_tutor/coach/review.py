@@ -14,8 +14,9 @@ from ..analysis.analyse import Settings, standard
 from ..analysis.calibrate import settings_for
 from ..analysis.classes import ERRORS, Class
 from ..engine import Rules
-from ..narrator import Narrator, move_name
+from ..narrator import Narrator, move_name, why_better
 from ..records import GameRecord, ReplayedGame, result_text
+from .advice import measured_error
 from .annotate import Annotation, accuracy_by_group, from_analysis, game_accuracy
 
 REVIEW = standard()
@@ -136,6 +137,28 @@ def _why(before: Annotation, note: Annotation) -> str:
 
 
 
+def reasons(state, note: Annotation) -> list[str]:
+    """Why the best move beats the played one, in the narrator's words (the tutor's "show the better move":
+    why_better), from the position before the move and the annotation's risks; [] for the best move or an
+    annotation without risks (the network's)."""
+    if note.action == note.best_action or note.risks is None:
+        return []
+    return why_better(state, note.action, note.best_action, note.risks.by_action(note.action, note.best_action))
+
+
+def win_text(win: float, ci95, measured: bool = True) -> str:
+    """"62% ±3" (an analysed move), "62%" (the network's), or "62% (uncalibrated)" where the analysis has no
+    measured error (advice.measured_error): its interval is unknown."""
+    if ci95 is None:
+        return f"{win:.0f}%"
+    return f"{win:.0f}% ±{(ci95[1] - ci95[0]) / 2:.0f}" if measured else f"{win:.0f}% (uncalibrated)"
+
+
+def note_measured(note: Annotation) -> bool:
+    """Whether an annotation's interval holds a measured model error (the network's has none to show)."""
+    return note.method != "analysis" or measured_error(note.provenance.settings or {}, note.provenance.leaf)
+
+
 def ending(game: GameRecord | ReplayedGame) -> str:
     """How a finished game ended, in a sentence: who won, the score, what ended it (Narrator.ending); "" for an
     unfinished one."""
@@ -191,7 +214,9 @@ def format_review(game: GameRecord | ReplayedGame, annotations) -> str:
         if a is not None:
             text += f"  win {a.win_after:.0f}%{margin_text(a)}  {a.klass}"
             if a.action != a.best_action:
-                text += f" (best: {a.best_name}, {a.win_best:.0f}%, loss {a.loss:.1f}{loss_text(a)})"
+                why = reasons(state, a)
+                text += (f" (best: {a.best_name}, {a.win_best:.0f}%, loss {a.loss:.1f}{loss_text(a)}"
+                         + (f"; it {'; it '.join(why)})" if why else ")"))
         notes = narrator.notes(events[i + 1])
         lines.append(text + (f" [{'; '.join(notes)}]" if notes else ""))
     lines.append("Accuracy (share of each decision's range kept: 100 the best move, 0 the worst)")
@@ -212,8 +237,11 @@ def percent(value: float | None, digits: int = 0) -> str:
 
 
 def margin_text(a: Annotation) -> str:
-    """" ±3" for an analysed move's interval, "" for the network's."""
-    return "" if a.ci95 is None else f" ±{(a.ci95[1] - a.ci95[0]) / 2:.0f}"
+    """" ±3" for an analysed move's interval, "" for the network's, " (uncalibrated)" where the analysis had no
+    measured error (note_measured)."""
+    if a.ci95 is None:
+        return ""
+    return f" ±{(a.ci95[1] - a.ci95[0]) / 2:.0f}" if note_measured(a) else " (uncalibrated)"
 
 
 def loss_text(a: Annotation) -> str:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown
 
@@ -20,10 +21,14 @@ HELP = Path(__file__).with_name("help.md")
 
 
 class HelpScreen(Screen):
+    """The keys and the glossary, in a focused scroll: arrows, PgUp/PgDn, Home/End reach all of it."""
+
+    AUTO_FOCUS = "#help"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
 
     def compose(self) -> ComposeResult:
-        yield Markdown(HELP.read_text(encoding="utf-8"))
+        with VerticalScroll(id="help"):
+            yield Markdown(HELP.read_text(encoding="utf-8"))
         yield Footer()
 
 

@@ -15,8 +15,9 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..app import files
-from ..engine import legal_actions
-from ..narrator import move_name
+from ..app.coaching import key_of
+from ..engine import ACTION_RANK, legal_actions
+from ..narrator import article, keys, move_name
 from .widgets import cards_text
 
 
@@ -33,7 +34,8 @@ class DrillScreen(Screen):
     """One due drill at a time: the position as you saw it, your moves, and feedback on the one you pick."""
 
     AUTO_FOCUS = "#drill-moves"
-    BINDINGS = [Binding("right", "next", "Next drill"), Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS = [Binding(str(i), f"card({i})", f"Card {i}", show=i == 1) for i in range(1, 6)] + [
+        Binding("right", "next", "Next drill"), Binding("escape", "app.pop_screen", "Back")]
 
     def __init__(self, now=None):
         super().__init__()
@@ -82,8 +84,8 @@ class DrillScreen(Screen):
             return
         self.show_position(state, len(due))
         self.moves = list(legal_actions(state))
-        for i, action in enumerate(self.moves):
-            menu.add_option(Option(f"{i + 1:>2}. {move_name(state, action)}", id=str(action)))
+        for action in self.moves:  # each with the key of its card, as in play
+            menu.add_option(Option(f"[{key_of(state, action)}] {move_name(state, action)}", id=str(action)))
         menu.highlighted = 0
         menu.focus()
 
@@ -91,7 +93,7 @@ class DrillScreen(Screen):
         drill, seat = self.drill, self.drill.seat
         game = drill.game
         title = Text(f"Drill · {due} due · box {drill.box} of {len(files.BOX_DAYS) - 1} · "
-                     f"a {drill.kind} from your game of {files.when_text(game['created'])}", style="bold")
+                     f"{article(drill.kind)} from your game of {files.when_text(game['created'])}", style="bold")
         self.query_one("#title", Static).update(title)
         mine, theirs = state.scores[seat % 2], state.scores[1 - seat % 2]
         t = Text(f"Score: you {mine}, them {theirs} · cartón: you {len(state.piles[seat % 2])}, them "
@@ -99,18 +101,42 @@ class DrillScreen(Screen):
         t.append("Table: ")
         t.append_text(cards_text(state.table))
         t.append("\nYour hand: ")
-        t.append_text(cards_text(state.hands[seat]))
+        t.append_text(cards_text(state.hands[seat], numbered=True))
         played = [c for cards in state.played for c in cards]
         t.append("\nPlayed this deal: ")
         t.append_text(cards_text(sorted(played), empty="nothing yet"))
-        t.append("\nWhat do you play? (enter on a move)", style="bold")
+        t.append(f"\nWhat do you play? (press {keys(len(state.hands[seat]))}, or enter on a move)", style="bold")
         self.query_one("#position", Static).update(t)
+
+    def action_card(self, n: int) -> None:
+        """Key n plays card n of the hand, as in play: its one move is the answer; where it has several (captures),
+        the menu moves to them and enter picks one."""
+        if self.drill is None or self.answered:
+            return
+        state = self.drill.state()
+        hand = state.hands[self.drill.seat]
+        if not 1 <= n <= len(hand):
+            self.notify(f"This hand has {len(hand)} card{'s' if len(hand) != 1 else ''}: press {keys(len(hand))}.",
+                        severity="warning")
+            return
+        options = [i for i, a in enumerate(self.moves) if ACTION_RANK[a] == hand[n - 1] >> 2]
+        if len(options) == 1:
+            self.answer(self.moves[options[0]])
+            return
+        menu = self.query_one("#drill-moves", OptionList)
+        menu.highlighted = options[0]
+        menu.focus()
+        self.notify(f"{len(options)} moves with that card: choose one and press enter.", timeout=4)
 
     @on(OptionList.OptionSelected, "#drill-moves")
     def picked(self, event: OptionList.OptionSelected) -> None:
+        self.answer(int(event.option.id))
+
+    def answer(self, action: int) -> None:
+        """Judge the answer `action`, save the deck, and show the feedback."""
         if self.drill is None or self.answered:
             return
-        right, text = self.drill.answer(int(event.option.id), self.now())
+        right, text = self.drill.answer(action, self.now())
         self.answered = True
         try:
             files.save_deck(self.deck)

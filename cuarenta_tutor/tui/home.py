@@ -113,6 +113,33 @@ class ModelChoice(ModalScreen[Path | None]):
         self.dismiss(None)
 
 
+def game_label(game) -> str:
+    """An unfinished game for the list to continue: "from 21 Nov 12:00 · 14 moves · standard · 2 v 2"."""
+    mode = " · 2 v 2" if game.players == 4 else ""
+    return f"from {files.when_text(game.created)} · {game.moves} moves · {game.rules_preset or 'custom'}{mode}"
+
+
+class ContinueChoice(ModalScreen[Path | None]):
+    """Pick the unfinished game to continue, newest first."""
+
+    BINDINGS = [Binding("escape", "cancel", "Back")]
+
+    def __init__(self, games: list):
+        super().__init__()
+        self.games = games
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(f"{len(self.games)} unfinished games, newest first (enter continues one)")
+            yield OptionList(*[Option(game_label(g), id=str(i)) for i, g in enumerate(self.games)], id="choices")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.games[int(event.option.id)].path)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class HomeScreen(Screen):
     """New game, continue, review, lessons, quit; the model the agent plays with."""
 
@@ -149,8 +176,8 @@ class HomeScreen(Screen):
         self.show_model()
         self.notify(f"The agent now plays with {model_label(path)}.")
 
-    unfinished = None
-    """The newest unfinished game (a GameSummary), once the saved games have been read."""
+    unfinished: list = []
+    """The unfinished games (GameSummary), newest first, once the saved games have been read."""
     weak = None
     """The kind of mistake repeated in the recent games (coach.stats.weak_spot), once read."""
     due = 0
@@ -197,10 +224,12 @@ class HomeScreen(Screen):
         menu = self.query_one(OptionList)
         menu.clear_options()
         menu.add_option(Option("New game  (n)", id="new"))
-        self.unfinished = next((g for g in games if not g.finished), None)
-        if self.unfinished:
-            menu.add_option(Option(f"Continue unfinished game from {files.when_text(self.unfinished.created)}  (c)",
+        self.unfinished = [g for g in games if not g.finished]  # newest first, as listed
+        if len(self.unfinished) == 1:
+            menu.add_option(Option(f"Continue unfinished game from {files.when_text(self.unfinished[0].created)}  (c)",
                                    id="continue"))
+        elif self.unfinished:
+            menu.add_option(Option(f"Continue one of {len(self.unfinished)} unfinished games  (c)", id="continue"))
         menu.add_option(Option("Review saved games  (r)", id="review"))
         menu.add_option(Option(f"Drills from your mistakes{f', {self.due} due' if self.due else ''}  (d)",
                                id="drills"))
@@ -221,4 +250,8 @@ class HomeScreen(Screen):
         if not self.unfinished:
             self.notify("There is no unfinished game.", severity="warning")
             return
-        self.app.continue_game(self.unfinished.path)
+        if len(self.unfinished) == 1:
+            self.app.continue_game(self.unfinished[0].path)
+            return
+        self.app.push_screen(ContinueChoice(self.unfinished),
+                             lambda path: self.app.continue_game(path) if path is not None else None)

@@ -19,14 +19,15 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Sparkline, Static
+from textual.widgets import Footer, Static
 
 from ..app import coaching
 from ..app.session import HUMAN, GameSession, MoveReport, Request
 from ..engine import GameWon, HandEnded, State, card_str
+from ..narrator import keys
 from .dialogs import CaptureChoice, Notice
 from .tutor import TutorWarning, warning_for
-from .widgets import AgentPanel, HandView, HintsPanel, Scoreboard, SeatsView, TableView, move_name
+from .widgets import AgentPanel, HandView, HintsPanel, Scoreboard, SeatsView, TableView, WinGraph, move_name
 
 
 class PlayScreen(Screen):
@@ -95,13 +96,15 @@ class PlayScreen(Screen):
         yield HandView(id="hand")
         yield HintsPanel(id="hints")
         yield Static(id="winlabel")
-        yield Sparkline([], id="winline")
+        yield WinGraph(id="winline")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(SeatsView).display = self.session.state.rules.players == 4
-        self.query_one(AgentPanel).model = (f"level {self.session.level} · model {self.session.model_path.stem} "
-                                            f"{self.session.agent.model_id[:8]}")
+        s = self.session
+        opponent = f"level {s.level} · model {s.model_path.stem} {s.agent.model_id[:8]}"
+        self.query_one(AgentPanel).model = opponent
+        self.query_one(Scoreboard).opponent = opponent  # all game long, not only until the agent's first move
         self.query_one(AgentPanel).scale = self.session.one_pass  # the network's win % on the analysis's scale
         self.show_notes(self.session.last.callouts if self.session.last else [])
         if self.session.agent_last:  # a resumed game: the agent's last move, without its numbers
@@ -123,9 +126,9 @@ class PlayScreen(Screen):
         self.query_one("#winlabel", Static).update(
             f"Your win % after each of your moves: {history[-1]:.0f}% now" if history else
             "Your win % after each of your moves appears here")
-        line = self.query_one(Sparkline)
+        line = self.query_one(WinGraph)
         line.display = len(history) >= 2
-        line.data = history
+        line.data, line.marker = tuple(history), len(history) - 1  # the marker: where you are now
 
     def show_turn(self, notice: str = "") -> None:
         """Whose turn the hand's line says (and `notice`, one line in its place: a key that was not played)."""
@@ -144,8 +147,11 @@ class PlayScreen(Screen):
             return
         state, result = self.session.state, self.current_analysis()
         if result is not None:
-            hints.hints = tuple(coaching.refined_hints(state, result))
+            refined = tuple(coaching.refined_hints(state, result))
+            hints.note = coaching.star_note(state, refined)
+            hints.hints = refined
             return
+        hints.note = ""
         hints.hints = tuple(self.session.quick_hints())  # the network's numbers at once (a few ms)
         self.ask_analysis()
 
@@ -205,7 +211,8 @@ class PlayScreen(Screen):
             return
         hand = s.state.hands[0]
         if not 1 <= n <= len(hand):
-            self.notify(f"You have {len(hand)} card(s): press 1-{len(hand)}.", severity="warning")
+            self.notify(f"You have {len(hand)} card{'s' if len(hand) != 1 else ''}: press {keys(len(hand))}.",
+                        severity="warning")
             return
         card, request = hand[n - 1], s.request()
         options = s.options_for(card)

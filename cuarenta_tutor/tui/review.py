@@ -10,14 +10,14 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, OptionList, ProgressBar, Sparkline, Static
+from textual.widgets import DataTable, Footer, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from ..app import coaching, files
 from ..app.review import GameReview
 from ..engine import card_str, parse_card
-from .widgets import cards_text, move_name
+from .widgets import WinGraph, cards_text, move_name
 
 Class = coaching.Class
 STYLES = {Class.BLUNDER: "bold red", Class.MISTAKE: "red", Class.INACCURACY: "yellow", Class.UNCLEAR: "dim"}
@@ -151,7 +151,7 @@ class ReviewGame(Screen):
             with Vertical():
                 yield Static(id="position")
                 yield Static(id="move")
-                yield Sparkline([], id="graph")
+                yield WinGraph(id="graph")
                 yield Static(id="luck")
         yield Footer()
 
@@ -196,7 +196,7 @@ class ReviewGame(Screen):
         for line in coaching.provenance_lines(mine):
             text.append("\n" + line, style="dim")
         self.query_one("#summary", Static).update(text)
-        self.query_one(Sparkline).data = [n.win_after for n in mine] or [50.0]
+        self.query_one(WinGraph).data = tuple(n.win_after for n in mine)
         self.luck = self.review.luck(self.app.model, self.model_id)
         line = coaching.luck.summary_line(self.luck)
         self.query_one("#luck", Static).update(line + ("  (t: per hand)" if self.luck.hands else ""))
@@ -283,6 +283,11 @@ class ReviewGame(Screen):
             self.query_one("#move-list", OptionList).highlighted = self.ply
         self.show()
 
+    def show_marker(self) -> None:
+        """The graph's marker on the last annotated move up to the one on show (None before the first)."""
+        shown = sum(1 for note in self.notes[:self.ply + 1] if note)
+        self.query_one(WinGraph).marker = shown - 1 if shown else None
+
     def watch_face_up(self) -> None:
         self.show()
 
@@ -298,6 +303,7 @@ class ReviewGame(Screen):
                 t.append(f"\n{self.who(seat)}: ")
                 t.append_text(cards_text(state.hands[seat], empty="(none)"))
         self.query_one("#position", Static).update(t)
+        self.show_marker()
         if self.ply >= len(self.record.moves):
             self.query_one("#move", Static).update(f"End of the game. {self.review.ending}" if self.review.ending else
                                                    "End of the moves: the game was not finished.")
@@ -318,6 +324,9 @@ class ReviewGame(Screen):
                             f"{coaching.loss_text(note)})")
             if note.accuracy is not None:
                 line.append(f"; accuracy {note.accuracy:.0f}%")
+            why = coaching.reasons(state, note)  # the tutor's "show the better move", in the narrator's words
+            if why:
+                line.append(f"\n{note.name} {'; '.join(why)}.", style="dim")
         self.query_one("#move", Static).update(line)
 
     def who(self, seat: int) -> str:

@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from ..app import coaching
 from ..app.coaching import Class, classify
 from ..narrator import why_better
 
@@ -35,7 +36,7 @@ class TutorWarning(ModalScreen[str]):
         move = self.analysis.move(self.action)
         with Vertical(id="dialog"):
             yield Static(Text(f"Tutor: {move.name} looks like a {self.klass}", style="bold yellow"))
-            yield Static(f"It keeps your win at {move.win_pct:.0f}% ±{(move.ci95[1] - move.ci95[0]) / 2:.0f}, "
+            yield Static(f"It keeps your win at {coaching.analysis_win(self.analysis, move)}, "
                          f"{move.loss:.0f} points below the best move ({self.analysis.where}).",
                          id="warning")
             yield Static(id="better")

@@ -9,8 +9,9 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from ..app import coaching
 from ..engine import State, card_str, suit_of
-from ..narrator import move_name
+from ..narrator import article, keys, move_name
 
 RED_SUITS = (1, 2)  # hearts, diamonds
 
@@ -54,6 +55,15 @@ class Scoreboard(Static):
     """Scores (per team in 2 v 2), perros tally, cartón counts, hand, deal, stock and dealer."""
 
     state: reactive[State | None] = reactive(None, layout=False)
+    opponent: reactive[str] = reactive("", layout=False)
+    """Who the person plays against, shown at the end of the first line all game ("level strong · model
+    cuarenta-a2c-lstm c736f1a1"; cut with "…" where the line is short)."""
+
+    def watch_opponent(self) -> None:
+        self.watch_state(self.state)
+
+    def on_resize(self) -> None:
+        self.watch_state(self.state)
 
     def watch_state(self, state: State | None) -> None:
         if state is None:
@@ -66,6 +76,9 @@ class Scoreboard(Static):
         t.append(f"   {theirs} ")
         t.append(f"{agent:>2} ", style="bold")
         t.append(perros(agent), style="magenta")
+        room = (self.content_size.width or 78) - len(t.plain) - 3
+        if self.opponent and room >= 8:
+            t.append("   " + fit(self.opponent, room), style="dim")
         short = ("you", "agent") if state.rules.players == 2 else ("ours", "theirs")
         t.append(f"\nCartón: {short[0]} {len(state.piles[0])} · {short[1]} {len(state.piles[1])} cards   "
                  f"Hand {state.hand_no + 1} · deal {state.deal_no + 1}/{state.rules.deals_per_hand} · "
@@ -106,7 +119,7 @@ class TableView(Static):
         t = Text("Table: ", style="bold")
         t.append_text(cards_text(state.table))
         if state.trailed >= 0 and state.table:
-            t.append(f"   (a {card_str(state.table[-1])[:-1]} was just trailed)", style="dim")
+            t.append(f"   ({article(card_str(state.table[-1])[:-1])} was just trailed)", style="dim")
         self.update(t)
 
 
@@ -132,7 +145,7 @@ class HandView(Static):
         elif self.status == "over":
             hand.append("   game over", style="bold")
         elif self.status == "yours":
-            hand.append(f"   your turn: press 1-{len(state.hands[0])}", style="green")
+            hand.append(f"   your turn: press {keys(len(state.hands[0]))}", style="green")
         elif self.status == "checking":
             hand.append("   the tutor is checking…", style="dim")
         else:
@@ -206,29 +219,130 @@ class AgentPanel(Static):
         self.update(t)
 
 
+def fit(text: str, width: int) -> str:
+    """`text` in `width` cells, cut with "…" when longer (never mid-column into the next one)."""
+    return text if len(text) <= width else text[:max(0, width - 1)] + "…"
+
+
+def hint_rows(hints, width: int = 78) -> list[str]:
+    """The hints' rows in `width` cells: key, move, win % after, risks, then what it takes (its cards, what it
+    scores). Each column is as wide as its longest entry; what does not fit is cut with "…", so no column runs
+    into the next ("7 takes A+2+4, then J  …", never "takes A+2+4, t takes A♥")."""
+    if not hints:
+        return []
+    wins = [coaching.hint_win(h) for h in hints]
+    risks = []
+    for h in hints:
+        parts = [f"caída {100 * h.caida_risk:.0f}%"] if h.refined and h.caida_risk else []
+        parts += [f"limpia {100 * h.limpia_risk:.0f}%"] if h.refined and h.limpia_risk else []
+        risks.append(" ".join(parts))
+    takes = []
+    for h in hints:
+        head, _, notes = h.does.partition(", ")
+        takes.append(", ".join(x for x in (notes, head.removeprefix("takes ")) if x and x != "trails"))
+    w_win, w_risk = max(map(len, wins)), max(map(len, risks))
+    room = width - 6 - 2 - w_win - (2 + w_risk if w_risk else 0)
+    w_name = min(max(len(h.name) for h in hints), room)
+    w_takes = room - w_name - 2
+    if w_takes < 6:  # no room for the cards: the move's name has the whole of it
+        w_name, w_takes = room, 0
+    rows = []
+    for i, (h, win, risk, take) in enumerate(zip(hints, wins, risks, takes, strict=True)):
+        row = f"{'★' if i == 0 else ' '} [{h.key}] {fit(h.name, w_name):<{w_name}}  {win:<{w_win}}"
+        if w_risk:
+            row += f"  {risk:<{w_risk}}"
+        if w_takes and take:
+            row += f"  {fit(take, w_takes)}"
+        rows.append(row.rstrip())
+    return rows
+
+
 class HintsPanel(Static):
     """Every legal move: the key that plays it, what it does now, your win % after it and what it risks.
 
-    The network's numbers come at once; the analysis refines them ("62% ±3", marked refined). The star marks
-    the best by the numbers shown."""
+    The network's numbers come at once; the analysis refines them ("62% ±3", marked refined; "62% ±?" where the
+    model's error was never measured). The star marks the best by the numbers shown; when it is also the move with
+    the highest caída risk, a last line (`note`) says why it is still best."""
 
     hints: reactive[tuple] = reactive((), layout=False)
+    note: str = ""
+    """Why the starred move is best despite its caída risk (coaching.star_note), or ""; set before `hints`."""
 
     def watch_hints(self, hints) -> None:
         refined = bool(hints) and hints[0].refined
-        t = Text("Hints (h hides): [key] move · what it takes · win % after"
-                 + ((" · risk next [refined, cut short by the time cap]" if hints[0].cut else " · risk next [refined]")
-                    if refined else " [refining…]") + "\n", style="bold")
-        for i, hint in enumerate(hints[:6]):
-            win = f"{hint.win_pct:3.0f}% ±{hint.margin:.0f}" if hint.refined else f"{hint.win_pct:3.0f}%   "
-            risk = ""
-            if hint.refined and (hint.caida_risk or hint.limpia_risk):
-                risk = f"  caída {100 * hint.caida_risk:.0f}%" if hint.caida_risk else ""
-                risk += f"  limpia {100 * hint.limpia_risk:.0f}%" if hint.limpia_risk else ""
-            does = "" if hint.does == "trails" else hint.does
-            t.append(f"{'★' if i == 0 else ' '} [{hint.key}] {hint.name:<16.16} {does:<20.20} {win}{risk}\n")
+        tag = " [refining…]"
+        if refined:
+            tag = " [refined" + (", cut short" if hints[0].cut else "") + \
+                  (", uncalibrated: ±?" if not hints[0].measured else "") + "]"
+        width = self.content_size.width or 78
+        t = Text(fit("Hints (h hides): move · win % after · risk next · takes" + tag, width) + "\n",
+                 style="bold")
+        for row in hint_rows(hints[:6], width):
+            t.append(row + "\n")
+        if self.note and refined:
+            t.append(fit("★ " + self.note, width), style="italic")
         self.update(t)
 
+    def on_resize(self) -> None:
+        self.watch_hints(self.hints)
 
-__all__ = ["AgentPanel", "HandView", "HintsPanel", "Scoreboard", "SeatsView", "TableView", "card_text", "cards_text",
-           "move_name", "perros", "seat_word"]
+
+BARS = " ▁▂▃▄▅▆▇█"
+
+
+def graph_rows(values, height: int, width: int, marker: int | None = None) -> list[Text]:
+    """A win-% graph on a fixed 0-100 scale (a move from 48% to 52% moves its bar a little, never to full
+    height): an axis labelled 100 at the top, 50 in the middle and 0 at the bottom, one column per value (the last
+    ones, or every n-th where they do not fit), and the column of `marker` (the move on show) drawn with a "│" above
+    its bar, in yellow."""
+    cols = max(1, width - 4)
+    n = len(values)
+    if n > cols:  # every n-th value, the marker with its own
+        picks = [round(j * (n - 1) / (cols - 1)) if cols > 1 else n - 1 for j in range(cols)]
+        spot = None if marker is None else min(range(cols), key=lambda j: abs(picks[j] - marker))
+        values = [values[i] for i in picks]
+    else:
+        spot = marker
+    labels = {0: "100", height - 1: "  0"}
+    if height >= 3:
+        labels[(height - 1) // 2] = " 50"
+    rows = []
+    for r in range(height):
+        low = (height - 1 - r) * 8  # eighths below this row
+        t = Text(f"{labels.get(r, '   ')}┤", style="dim")
+        for j, v in enumerate(values):
+            level = round(max(0.0, min(100.0, v)) / 100 * height * 8)
+            cell = BARS[max(0, min(8, level - low))]
+            if j == spot:
+                t.append("│" if cell == " " else cell, style="bold yellow")
+            else:
+                t.append(cell, style="green" if v >= 50 else "red")
+        rows.append(t)
+    return rows
+
+
+class WinGraph(Static):
+    """Win % after each move on a fixed 0-100 scale with a labelled axis (0/50/100) and a marker at the move on show
+    (graph_rows)."""
+
+    data: reactive[tuple] = reactive((), layout=False)
+    marker: reactive[int | None] = reactive(None, layout=False)
+    """The index in `data` of the move on show (None: no marker)."""
+
+    def watch_data(self) -> None:
+        self.draw()
+
+    def watch_marker(self) -> None:
+        self.draw()
+
+    def on_resize(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        height = self.content_size.height or 3
+        width = self.content_size.width or 78
+        self.update(Text("\n").join(graph_rows(list(self.data), height, width, self.marker)))
+
+
+__all__ = ["AgentPanel", "HandView", "HintsPanel", "Scoreboard", "SeatsView", "TableView", "WinGraph", "card_text",
+           "cards_text", "graph_rows", "hint_rows", "move_name", "perros", "seat_word"]
