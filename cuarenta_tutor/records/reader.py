@@ -76,14 +76,14 @@ def _text(path: Path, max_bytes: int, links: bool) -> str:
         kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode) else "a device"
         raise ValueError(f"is not a regular file but {kind}")
     if info.st_size > max_bytes:
-        raise ValueError(f"is larger than {max_bytes} bytes")
+        raise ValueError(f"is too large (over {max_bytes} bytes)")
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) * (not links))
     with os.fdopen(fd, "rb") as fh:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between the two looks
             raise ValueError("is not a regular file")
         data = fh.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise ValueError(f"is larger than {max_bytes} bytes")
+        raise ValueError(f"is too large (over {max_bytes} bytes)")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
