@@ -22,11 +22,11 @@ from pathlib import Path
 
 class FileError(ValueError):
     """A person's file that cannot be used: the message is one line naming the file, what is wrong and what to do;
-    `kept` is where the file was put aside (None: it was left where it is)."""
+    `kept` is where the file was put aside (None: it was left where it is); `reason` what is wrong, alone."""
 
     def __init__(self, message: str, kept: Path | None = None):
         super().__init__(message)
-        self.kept = kept
+        self.kept, self.reason = kept, message
 
 
 def aside(path: Path) -> Path:
@@ -120,7 +120,9 @@ def read_json(path, what: str, typed=None, *, max_bytes: int, then: str, keep: b
             reason = f"is damaged (it has no {err})"
         except (ValueError, TypeError, AttributeError, IndexError) as err:
             reason = f"is damaged ({err})"
-    raise refuse(path, f"{what} {path} {reason}", then, keep, error)
+    refused = refuse(path, f"{what} {path} {reason}", then, keep, error)
+    refused.reason = reason
+    raise refused
 
 
 def refuse(path: Path, problem: str, then: str, keep: bool = True,

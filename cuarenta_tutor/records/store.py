@@ -37,6 +37,22 @@ def games_dir() -> Path:
     return folder
 
 
+CARD_BYTES = 16 << 20
+"""A model card is tens of kilobytes; a larger file is not one (and is not read into memory)."""
+
+
+def read_card(path) -> dict | None:
+    """A model card (the JSON object beside a model), None where there is none; read with read_json, left where it
+    is when it cannot be used, and a symbolic link is refused (a card is rewritten and copied beside other models:
+    through a link it would carry, or overwrite, another file)."""
+    def card(data) -> dict:
+        if not isinstance(data, dict):
+            raise ValueError(f"a model card is a JSON object, not a {type(data).__name__}")
+        return data
+    return read_json(path, "the model card", card, max_bytes=CARD_BYTES, keep=False, links=False, missing=None,
+                     then="fix it, or move it away from its model; nothing was written")
+
+
 def write_card(path: Path, card: dict) -> Path:
     """Write a model card (or any JSON document kept in the repository) atomically: indented, UTF-8, one final
     newline."""
