@@ -35,7 +35,9 @@ def run(args) -> int:
     from .. import records
     from ..agents.onnx_contract import ModelError
     from ..analysis import analyse_game
+    from ..agents.onnx_policy import default_model_path
     from ..analysis.parallel import default_jobs
+    from ..analysis.values import sidecar_problem
     from ..coach import review_settings
     from ..progressbar import progress_bar
 
@@ -58,12 +60,17 @@ def run(args) -> int:
     except (records.RecordError, ModelError, OSError) as err:
         print(f"cuarenta-tutor analyse: {err}", file=sys.stderr)
         return 2
+    model = args.model or default_model_path()
+    uncalibrated = sidecar_problem(model, found[0][1].model_id) if found else None
+    if uncalibrated:
+        print(f"cuarenta-tutor analyse: {uncalibrated}", file=sys.stderr)
     for ply, result in found:
         if args.json:
             print(json.dumps({"ply": ply + 1, "seat": result.seat, "worlds": result.worlds, "known": result.known,
-                              "cut": result.cut, "moves": [m.to_json() for m in result.moves]}))
+                              "cut": result.cut, "leaf": result.leaf, "moves": [m.to_json() for m in result.moves]}))
             continue
-        print(f"Move {ply + 1}, seat {result.seat} ({result.where}, win % for the mover's team):")
+        critic = ", valued by the model's critic" if result.leaf == "critic" else ""
+        print(f"Move {ply + 1}, seat {result.seat} ({result.where}, win % for the mover's team{critic}):")
         for m in result.moves:
             print(f"  {m.name:<26} {m.win_pct:5.1f}% [{m.ci95[0]:4.1f}, {m.ci95[1]:4.1f}]  loss {m.loss:4.1f}  "
                   f"caída risk {100 * m.caida_risk:3.0f}%  limpia risk {100 * m.limpia_risk:3.0f}%")
