@@ -31,11 +31,12 @@ def run(args) -> int:
     """Print the analysis of a saved game's positions (text, or JSON lines)."""
     import json
     from dataclasses import replace
+    from pathlib import Path
 
     from .. import records
     from ..agents.onnx_contract import ModelError
+    from ..agents.onnx_policy import default_model_path, file_sha256
     from ..analysis import analyse_game
-    from ..agents.onnx_policy import default_model_path
     from ..analysis.parallel import default_jobs
     from ..analysis.values import sidecar_problem
     from ..coach import review_settings
@@ -53,6 +54,10 @@ def run(args) -> int:
             print(f"cuarenta-tutor analyse: --seat must be 0..{len(record.seats) - 1} for this game", file=sys.stderr)
             return 2
         settings = replace(review_settings(record, args.model, args.worlds), seed=args.seed)
+        model = args.model or default_model_path()
+        uncalibrated = sidecar_problem(Path(model), file_sha256(model))
+        if uncalibrated:  # said before the work: the numbers that follow come from the critic
+            print(f"cuarenta-tutor analyse: {uncalibrated}", file=sys.stderr)
         with progress_bar("analysing") as advance:
             found = analyse_game(record, settings, seats=None if args.seat is None else [args.seat],
                                  plies=None if args.ply is None else [args.ply - 1], model=args.model,
@@ -60,10 +65,6 @@ def run(args) -> int:
     except (records.RecordError, ModelError, OSError) as err:
         print(f"cuarenta-tutor analyse: {err}", file=sys.stderr)
         return 2
-    model = args.model or default_model_path()
-    uncalibrated = sidecar_problem(model, found[0][1].model_id) if found else None
-    if uncalibrated:
-        print(f"cuarenta-tutor analyse: {uncalibrated}", file=sys.stderr)
     for ply, result in found:
         if args.json:
             print(json.dumps({"ply": ply + 1, "seat": result.seat, "worlds": result.worlds, "known": result.known,
