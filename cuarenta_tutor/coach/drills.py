@@ -155,7 +155,7 @@ def make(game: records.GameRecord | records.ReplayedGame, found, preset: str = "
 @dataclass
 class Deck:
     """The stored drills; `kept`: stored entries that could not be read (written back untouched);
-    `problems`: what could not be read (a file that was not a deck is kept aside: records.read_json)."""
+    `problems`: what could not be read (a file that is not a deck is kept aside when the deck is next saved)."""
 
     drills: list = field(default_factory=list)
     kept: list = field(default_factory=list)
@@ -183,7 +183,8 @@ def load_deck(path=None) -> Deck:
     path = Path(path or deck_path())
     try:
         data = records.read_json(path, "the drill deck", _deck, max_bytes=MAX_BYTES, missing={"drills": []},
-                                 then="new drills start a new deck")
+                                 keep=False, then=f"it is kept aside as {path.stem}.damaged-<time>{path.suffix} "
+                                                  f"when new drills are saved")
     except records.FileError as err:
         return Deck(problems=[str(err)])
     deck = Deck()
@@ -203,8 +204,12 @@ def _deck(data) -> dict:
 
 
 def save_deck(deck: Deck, path=None) -> Path:
-    """Write the deck atomically."""
+    """Write the deck atomically; a file there that is not a deck is first kept aside (records.read_json)."""
     path = Path(path or deck_path())
+    try:
+        records.read_json(path, "the drill deck", _deck, max_bytes=MAX_BYTES, missing=None, then="")
+    except records.FileError:
+        pass
     text = json.dumps({"schema_version": SCHEMA, "drills": [d.to_json() for d in deck.drills] + deck.kept})
     return records.write_atomic(path, text)
 
