@@ -213,21 +213,27 @@ def ladder_path() -> Path:
 
 
 def load_ladder(path=None) -> Ladder:
-    """The stored ladder; a missing file starts at START_RUNG, a damaged one too, with `problem` set."""
+    """The stored ladder; a missing file starts at START_RUNG, a damaged one too, with `problem` set (the file is
+    kept aside: records.read_json)."""
     path = Path(path or ladder_path())
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        rung, games = data["rung"], data["games"]
-        if data.get("schema_version") != 1 or not (isinstance(rung, int) and 0 <= rung < len(RUNGS)):
-            raise ValueError("not a level file of schema version 1")
-        if not all(isinstance(g, dict) and {"game_id", "rung", "won"} <= set(g) for g in games):
-            raise ValueError("its games are not game results")
-        return Ladder(rung, games)
-    except FileNotFoundError:
-        return Ladder()
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        return Ladder(problem=f"the level file {path} is damaged ({err}); the adaptive level starts again at "
-                              f"{RUNGS[START_RUNG]} (the file is replaced after your next game)")
+        return records.read_json(path, "the level file", _ladder, max_bytes=1 << 22, missing=None,
+                                 then=f"the adaptive level starts again at {RUNGS[START_RUNG]}") or Ladder()
+    except records.FileError as err:
+        return Ladder(problem=str(err))
+
+
+def _ladder(data) -> Ladder:
+    if not isinstance(data, dict) or data.get("schema_version") != 1:
+        raise ValueError("not a level file of schema version 1")
+    rung, games = data["rung"], data["games"]
+    if type(rung) is not int or not 0 <= rung < len(RUNGS):
+        raise ValueError(f"its rung {rung!r} is not one of 0..{len(RUNGS) - 1}")
+    if not isinstance(games, list) or not all(
+            isinstance(g, dict) and isinstance(g.get("game_id"), str) and type(g.get("rung")) is int
+            and isinstance(g.get("won"), bool) for g in games):
+        raise ValueError("its games are not game results")
+    return Ladder(rung, games)
 
 
 def save_ladder(ladder: Ladder, path=None) -> Path:

@@ -293,3 +293,30 @@ def test_references_are_kept_as_they_are_done_and_a_stopped_run_goes_on_from_the
     calls.clear()
     references(found[:1], HAND, keep=keep, progress=lambda done, total: calls.append((done, total)))
     assert calls == [(1, 1)]
+
+
+@pytest.mark.parametrize("sidecar", [None, b'{"model_sha256": "cut', b"[]"], ids=["missing", "damaged", "shape"])
+def test_a_model_with_no_usable_sidecar_is_said_uncalibrated_and_its_numbers_from_the_critic(tmp_path, capsys,
+                                                                                          sidecar):
+    import shutil
+
+    from cuarenta_tutor.agents.onnx_policy import default_model_path
+    from cuarenta_tutor.app import files
+    from cuarenta_tutor.cli import main
+    from cuarenta_tutor.tui.home import model_label
+
+    _, path = saved_game(moves=1)
+    mine = tmp_path / "mine.onnx"
+    shutil.copyfile(default_model_path(), mine)
+    if sidecar is not None:
+        mine.with_suffix(".analysis.json").write_bytes(sidecar)
+    shipped = default_model_path()
+    assert files.uncalibrated(shipped) is None and "uncalibrated" not in model_label(shipped)
+    said = files.uncalibrated(mine)
+    assert said and "mine" in said and "critic" in said and "cuarenta_tutor.analysis.calibrate --model" in said
+    assert "uncalibrated" in model_label(mine)
+    assert main(["analyse", str(path), "--ply", "1", "--worlds", "2", "--jobs", "1", "--model", str(mine)]) == 0
+    out, err = capsys.readouterr()
+    assert err.startswith(f"cuarenta-tutor analyse: {said}\n") and "valued by the model's critic" in out
+    if sidecar is not None:
+        assert mine.with_suffix(".analysis.json").read_bytes() == sidecar  # said, left as it was

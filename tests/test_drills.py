@@ -84,7 +84,7 @@ def test_a_damaged_deck_is_reported_and_kept_aside_and_a_damaged_drill_is_kept_a
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("{not json", encoding="utf-8")
     deck = drills.load_deck()
-    assert deck.damaged and "damaged" in deck.problems[0] and not deck.drills
+    assert "damaged" in deck.problems[0] and not deck.drills and path.read_text() == "{not json"
     deck.add(found[:1])
     drills.save_deck(deck)
     aside = list(path.parent.glob("drills.damaged-*.json"))

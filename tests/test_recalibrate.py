@@ -138,3 +138,20 @@ def test_export_gives_a_model_another_encoding_of_its_size_and_refuses_another_s
     assert main(["export", str(gens / "gen1.onnx"), "--out", str(tmp_path / "no.onnx"), "--encoding", "4"]) == 1
     assert "not 4: a different size needs training" in capsys.readouterr().err
     assert not (tmp_path / "no.onnx").exists()
+
+
+def test_export_refuses_a_card_that_is_a_link_before_writing_and_says_when_the_model_is_uncalibrated(tmp_path,
+                                                                                                   capsys):
+    from pathlib import Path
+
+    gens = Path(__file__).resolve().parent.parent / "artifacts" / "generations"
+    source, out = tmp_path / "gen6.onnx", tmp_path / "gen6-v4.onnx"
+    shutil.copy(gens / "gen6.onnx", source)
+    source.with_suffix(".json").symlink_to(gens / "gen6.json")  # someone else's file: not followed, not copied
+    assert main(["export", str(source), "--out", str(out), "--encoding", "4"]) == 1
+    assert "is a symbolic link" in capsys.readouterr().err
+    assert not out.exists() and not out.with_suffix(".json").exists()
+    source.with_suffix(".json").unlink()  # no card and no sidecar: the model is written, and said uncalibrated
+    assert main(["export", str(source), "--out", str(out), "--encoding", "4"]) == 0
+    said = capsys.readouterr().out
+    assert "has no analysis sidecar" in said and f"cuarenta_tutor.analysis.calibrate --model {out}" in said

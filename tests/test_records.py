@@ -221,7 +221,7 @@ def _good_json(record) -> dict:
     ("garbage", lambda good: b"\x89PNG\r\n\x1a\n\x00\xff\xfe", "not UTF-8"),
     ("foreign", lambda good: json.dumps({"name": "my notes", "items": [1, 2]}), "no schema_version"),
     ("list", lambda good: "[1, 2, 3]", "a JSON list, not an object"),
-    ("deep", lambda good: "[" * 100_000 + "]" * 100_000, "not a Cuarenta game record"),
+    ("deep", lambda good: "[" * 100_000 + "]" * 100_000, "nested too deeply"),
     ("newer", lambda good: json.dumps({**good, "schema_version": 2}), "upgrade cuarenta-tutor"),
     ("zero", lambda good: json.dumps({**good, "schema_version": 0}), "schema_version 0 is not a positive"),
     ("seed", lambda good: json.dumps({**good, "seed": "eleven"}), "seed is not a whole number"),
@@ -344,23 +344,32 @@ def test_a_fifo_or_a_folder_named_like_a_record_is_skipped_not_read(tmp_path, fi
     (tmp_path / "folder.json").mkdir()
     games, problems = records.list_games(tmp_path)
     assert [g.game_id for g in games] == [finished.game_id]
-    assert sorted(p.split(" is not a regular file")[0] for p in problems) == \
+    assert sorted(p.split(" is not a regular file")[0].split()[-1] for p in problems) == \
         sorted(str(tmp_path / n) for n in ("folder.json", "pipe.json"))
     with pytest.raises(records.RecordError, match="not a regular file"):
         records.load(tmp_path / "pipe.json")
 
 
-def test_names_read_from_a_file_lose_their_control_characters(tmp_path, finished):
+@pytest.mark.parametrize("field", ["name", "level"])
+def test_a_record_with_terminal_escape_codes_is_refused_in_one_line_that_shows_none(tmp_path, finished, field):
     record, _ = finished
     data = records.to_json(record)
-    data["seats"][1]["name"] = "Bot\x1b[2J\x07\u202e"  # clear the screen, ring, reverse the text
+    if field == "name":
+        data["seats"][1]["name"] = "Bot\x1b[2J\x07\u202e"  # clear the screen, ring, reverse the text
+    else:
+        data["level"] = "club\x1b]0;owned\x07"
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data))
-    loaded = records.load(path)
-    assert loaded.seats[1].name == "Bot[2J"
+    with pytest.raises(records.RecordError) as caught:
+        records.load(path)
+    message = str(caught.value)
+    assert "control characters" in message and str(path) in message
+    assert not any(c in message for c in "\x1b\x07\u202e\n") and path.exists()  # said, not shown; left in place
     from cuarenta_tutor.coach import format_review
 
-    assert "\x1b" not in format_review(loaded, []) and "\x07" not in records.result_text(loaded)
+    data["seats"][1]["name"], data["level"] = "Bot", "club"
+    loaded = records.from_json({**data, "seats": [*data["seats"][:1], {**data["seats"][1], "name": "Bot\x1b[2J"}]})
+    assert loaded.seats[1].name == "Bot[2J" and "\x1b" not in format_review(loaded, [])  # made in code: cleaned
 
 
 def test_temp_files_of_saves_cut_short_are_cleaned_up_but_a_fresh_one_is_left(tmp_path, finished):

@@ -117,11 +117,15 @@ def test_settings_are_written_atomically_a_reader_never_sees_half_a_file():
     assert [p.name for p in path.parent.iterdir()] == ["settings.json"]  # no temp file left behind
 
 
-def test_an_unreadable_settings_file_is_told_and_left_alone():
-    settings_path().mkdir(parents=True)  # a folder where the file should be
+def test_a_folder_where_the_settings_file_should_be_is_told_and_kept_aside():
+    settings_path().mkdir(parents=True)
+    (settings_path() / "mine").write_text("kept")
     settings, problems = load_settings()
-    assert settings == Settings() and len(problems) == 1 and "cannot read the settings file" in problems[0]
-    assert settings_path().is_dir() and not kept_aside()
+    assert settings == Settings() and len(problems) == 1 and "is not a regular file but a folder" in problems[0]
+    [aside] = kept_aside()
+    assert (aside / "mine").read_text() == "kept" and aside.name in problems[0]
+    save_settings(Settings(tutor=False))  # the next change is kept
+    assert load_settings() == (Settings(tutor=False), [])
 
 
 async def test_the_app_reads_the_settings_once_and_tells_what_was_wrong():

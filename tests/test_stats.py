@@ -118,3 +118,18 @@ def test_stats_command_prints_text_and_json(reviewed, capsys):
     assert main(["stats"]) == 0
     text = capsys.readouterr().out
     assert "3 games with you in them, 3 with an accuracy" in text and "Your level:" in text
+
+
+def test_a_nan_in_the_stats_cache_is_refused_and_never_printed(reviewed, capsys):
+    for r in reviewed:
+        records.save(r)
+    assert main(["stats", "--json"]) == 0
+    capsys.readouterr()
+    cache = json.loads(stats.stats_path().read_text())
+    for g in cache["games"]:
+        g["accuracy"] = float("nan")
+    stats.stats_path().write_text(json.dumps(cache))  # NaN: Python's json writes it, JSON has no such number
+    assert main(["stats", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out, parse_constant=lambda name: pytest.fail(f"{name} printed"))
+    assert all(0 <= g["accuracy"] <= 100 for g in data["games"])
+    assert len(list(stats.stats_path().parent.glob("stats.damaged-*.json"))) == 1

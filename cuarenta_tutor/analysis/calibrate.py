@@ -25,10 +25,10 @@ import numpy as np
 
 from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from ..engine import Rules
-from ..records import write_atomic
+from ..records import FileError, read_json, write_atomic
 from .analyse import INTERACTIVE, Z95, Settings, analyse, standard
 from .validate import REFERENCE, reference_file, references, sample_positions
-from .values import HandValues, build, for_model, forget, read_sidecar, sidecar
+from .values import SIDECAR_BYTES, HandValues, build, for_model, forget, read_sidecar, sidecar
 
 FIT_SEED = 1001
 """Positions for fitting come from these games; `bench analysis` measures on others (seed 1)."""
@@ -121,7 +121,12 @@ def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, pr
 
 
 def write_sidecar(path: Path, data: dict) -> None:
-    """Write the sidecar of the model at `path` (tables of numbers kept one line a row)."""
+    """Write the sidecar of the model at `path` (tables of numbers kept one line a row); one there that is not a
+    sidecar (damaged, a folder) is first kept aside (records.read_json)."""
+    try:
+        read_json(sidecar(path), "the analysis sidecar", max_bytes=SIDECAR_BYTES, missing=None, then="")
+    except FileError:
+        pass
     text = json.dumps(data, indent=1)
     text = re.sub(r"\[\s+([^\[\]{}]*?)\s+\]", lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]",
                   text)  # a list of numbers on one line: the table is 80 lines, not 3,200

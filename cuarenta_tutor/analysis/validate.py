@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import sys
 import time
 from contextlib import closing
 from dataclasses import asdict
@@ -21,6 +22,8 @@ import numpy as np
 from ..agents import make_policy
 from ..agents.onnx_policy import OnnxPolicy
 from ..engine import Dealer, Rules, knows_every_card, legal_actions
+from ..records import FileError, read_json
+from ..records.reader import loads
 from ..table import Table
 from .analyse import MoveEval, Settings, analyse
 from .classes import classify, move_accuracy
@@ -106,21 +109,32 @@ def _end_line(path: Path) -> None:
                 fh.write(b"\n")
 
 
+CACHE_BYTES = 256 << 20
+"""The reference cache holds a kilobyte or two a position; a larger file is not one (and is not read into memory)."""
+
+
 def _read_kept(path) -> dict:
-    """The references kept in `path` by key (none if it does not exist; a line cut short by a stop is skipped)."""
-    kept = {}
+    """The references kept in `path` by key (none if it does not exist; a line cut short by a stop, or any other
+    that is not a reference, is skipped). A file that is not one (records.read_json: a folder, a FIFO, not text) is
+    kept aside, said on stderr, and the references are computed again."""
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        return kept
-    for line in lines:
+        return read_json(path, "the reference cache", _rows, max_bytes=CACHE_BYTES, decode=str, missing={},
+                         then="the references are computed again")
+    except FileError as err:
+        print(f"cuarenta-tutor: {err}", file=sys.stderr)
+        return {}
+
+
+def _rows(text: str) -> dict:
+    kept = {}
+    for line in text.splitlines():
         try:
-            row = json.loads(line)
+            row = loads(line)
             moves = [MoveEval(**{**m, "ci95": tuple(m["ci95"]), "loss_ci95": tuple(m["loss_ci95"])})
                      for m in row["moves"]]
-        except (ValueError, KeyError, TypeError):
+            kept[str(row["key"])] = {m.action: m for m in moves}
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
             continue
-        kept[row["key"]] = {m.action: m for m in moves}
     return kept
 
 

@@ -11,7 +11,6 @@ part of the analysis's error.
 
 from __future__ import annotations
 
-import json
 import random
 from functools import lru_cache
 from pathlib import Path
@@ -20,6 +19,7 @@ import numpy as np
 
 from ..engine import Dealer, Rules
 from ..engine.rules import TARGET_SCORE
+from ..records import FileError, read_json
 from .playout import Lane, Playouts
 
 
@@ -72,6 +72,8 @@ class HandValues:
         se = read(data["se"]) if "se" in data else None
         if se is not None and se.shape != table.shape:
             raise ValueError("a hand-value table's se has another shape than its values")
+        if np.any((table < 0) | (table > 1)) or (se is not None and np.any(se < 0)):
+            raise ValueError("a hand-value table holds chances outside 0..1 or a negative se")
         return cls(table, rules, int(data.get("hands_per_score", 0)), None if se is None else np.nan_to_num(se),
                    int(data.get("seed", 0)))
 
@@ -170,14 +172,58 @@ def sidecar(model_path) -> Path:
     return Path(model_path).with_suffix(".analysis.json")
 
 
+SIDECAR_BYTES = 16 << 20
+"""A sidecar is tens of kilobytes; a larger file is not one (and is not read into memory)."""
+
+
+def calibrate_command(model_path) -> str:
+    """What to run to measure a model for the analysis (analysis/calibrate.py writes its sidecar)."""
+    return f"python -m cuarenta_tutor.analysis.calibrate --model {model_path}"
+
+
+def uncalibrated_words(model_path) -> str:
+    """What an uncalibrated model means for the numbers, and what to do."""
+    return (f"the analysis values each hand's end with the model's critic, and its intervals leave out the model's "
+            f"error; {calibrate_command(model_path)} measures them (it takes a while)")
+
+
 @lru_cache(maxsize=8)
+def _sidecar(model_path, model_id: str) -> tuple[dict, str | None]:
+    """The model's sidecar ({} where there is none, it is damaged or made for another model) and, then, why not
+    (one line, with what to do): records.read_json, the file left where it is."""
+    path = sidecar(model_path)
+    try:
+        data = read_json(path, "the analysis sidecar", _object, max_bytes=SIDECAR_BYTES, keep=False, missing=None,
+                         then=uncalibrated_words(model_path))
+    except FileError as err:
+        return {}, str(err)
+    if data is None:
+        return {}, f"{model_path} has no analysis sidecar ({path.name}): {uncalibrated_words(model_path)}"
+    if data.get("model_sha256") != model_id:
+        return {}, f"the analysis sidecar {path} was made for another model: {uncalibrated_words(model_path)}"
+    try:
+        HandValues.from_json(data["hand_values"])
+        float(data["errors"]["value_sd"])
+    except (KeyError, TypeError, ValueError) as err:
+        return data, f"the analysis sidecar {path} is damaged ({err}): {uncalibrated_words(model_path)}"
+    return data, None
+
+
+def _object(data) -> dict:
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    return data
+
+
 def read_sidecar(model_path, model_id: str) -> dict:
     """The model's sidecar, {} if there is none, it is unreadable, or it was made for another model."""
-    try:
-        data = json.loads(sidecar(model_path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) and data.get("model_sha256") == model_id else {}
+    return _sidecar(model_path, model_id)[0]
+
+
+def sidecar_problem(model_path, model_id: str) -> str | None:
+    """Why the model's sidecar cannot be used (missing, damaged, another model's, a damaged table), in one line
+    that says what it means for the numbers and what to do; None where it can."""
+    return _sidecar(model_path, model_id)[1]
 
 
 @lru_cache(maxsize=8)
@@ -193,5 +239,5 @@ def for_model(model_path, model_id: str, rules: Rules) -> HandValues | None:
 
 def forget() -> None:
     """Read the sidecars again next time (after writing one)."""
-    read_sidecar.cache_clear()
+    _sidecar.cache_clear()
     for_model.cache_clear()

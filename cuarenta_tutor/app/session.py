@@ -19,6 +19,7 @@ from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from ..analysis import verdict
 from ..analysis.calibrate import settings_for
 from ..analysis.onepass import scale
+from ..analysis.values import sidecar_problem
 from ..engine import (
     CaptureOption,
     IllegalMove,
@@ -115,6 +116,12 @@ class GameSession:
         self.last: MoveReport | None = None
         self.agent_last: tuple | None = None
         """(state before, Decision or None, name) of the agent's last move when the game was resumed."""
+
+    @property
+    def uncalibrated(self) -> str | None:
+        """Why the model has no analysis sidecar it can use (none, damaged, another model's), so that the numbers
+        come from its critic with no measured error, and what to do, in one line; None where it has one."""
+        return sidecar_problem(self.model_path, self.helper.model_id)
 
     @classmethod
     def new(cls, rules_name: str = "standard", seed: int | None = None, dealer: int | None = None,

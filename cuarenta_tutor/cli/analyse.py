@@ -31,11 +31,14 @@ def run(args) -> int:
     """Print the analysis of a saved game's positions (text, or JSON lines)."""
     import json
     from dataclasses import replace
+    from pathlib import Path
 
     from .. import records
     from ..agents.onnx_contract import ModelError
+    from ..agents.onnx_policy import default_model_path, file_sha256
     from ..analysis import analyse_game
     from ..analysis.parallel import default_jobs
+    from ..analysis.values import sidecar_problem
     from ..coach import review_settings
     from ..progressbar import progress_bar
 
@@ -51,6 +54,10 @@ def run(args) -> int:
             print(f"cuarenta-tutor analyse: --seat must be 0..{len(record.seats) - 1} for this game", file=sys.stderr)
             return 2
         settings = replace(review_settings(record, args.model, args.worlds), seed=args.seed)
+        model = args.model or default_model_path()
+        uncalibrated = sidecar_problem(Path(model), file_sha256(model))
+        if uncalibrated:  # said before the work: the numbers that follow come from the critic
+            print(f"cuarenta-tutor analyse: {uncalibrated}", file=sys.stderr)
         with progress_bar("analysing") as advance:
             found = analyse_game(record, settings, seats=None if args.seat is None else [args.seat],
                                  plies=None if args.ply is None else [args.ply - 1], model=args.model,
@@ -61,9 +68,10 @@ def run(args) -> int:
     for ply, result in found:
         if args.json:
             print(json.dumps({"ply": ply + 1, "seat": result.seat, "worlds": result.worlds, "known": result.known,
-                              "cut": result.cut, "moves": [m.to_json() for m in result.moves]}))
+                              "cut": result.cut, "leaf": result.leaf, "moves": [m.to_json() for m in result.moves]}))
             continue
-        print(f"Move {ply + 1}, seat {result.seat} ({result.where}, win % for the mover's team):")
+        critic = ", valued by the model's critic" if result.leaf == "critic" else ""
+        print(f"Move {ply + 1}, seat {result.seat} ({result.where}, win % for the mover's team{critic}):")
         for m in result.moves:
             print(f"  {m.name:<26} {m.win_pct:5.1f}% [{m.ci95[0]:4.1f}, {m.ci95[1]:4.1f}]  loss {m.loss:4.1f}  "
                   f"caída risk {100 * m.caida_risk:3.0f}%  limpia risk {100 * m.limpia_risk:3.0f}%")

@@ -24,6 +24,8 @@ from .annotate import move_risks
 from .kinds import kind
 
 SCHEMA = 1
+MAX_BYTES = 64 << 20
+"""A deck is a few kilobytes a drill; a larger file is not one (and is not read into memory)."""
 BOX_DAYS = (0, 1, 3, 7, 16, 35)
 """Days until a drill in each box is due again (box 0: at once)."""
 NUMBERS = ("action", "win_pct", "loss", "caida_risk", "limpia_risk")
@@ -158,12 +160,11 @@ def make(game: records.GameRecord | records.ReplayedGame, found, preset: str = "
 @dataclass
 class Deck:
     """The stored drills; `kept`: stored entries that could not be read (written back untouched);
-    `problems`: what could not be read; `damaged`: a file that was not a deck (kept aside on the next save)."""
+    `problems`: what could not be read (a file that is not a deck is kept aside when the deck is next saved)."""
 
     drills: list = field(default_factory=list)
     kept: list = field(default_factory=list)
     problems: list = field(default_factory=list)
-    damaged: bool = False
 
     def due(self, when: datetime | None = None) -> list[Drill]:
         """The drills due at `when` (now), the longest waiting first."""
@@ -186,14 +187,11 @@ def load_deck(path=None) -> Deck:
     """The stored deck: none is empty; a damaged file or drill is reported in `problems`, never raised."""
     path = Path(path or deck_path())
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or data.get("schema_version") != SCHEMA or not isinstance(data["drills"], list):
-            raise ValueError(f"not a drill deck of schema version {SCHEMA}")
-    except FileNotFoundError:
-        return Deck()
-    except (OSError, ValueError, KeyError) as err:
-        return Deck(problems=[f"the drill deck {path} is damaged ({err}); it is kept aside as "
-                              f"{path.stem}.damaged-<time>{path.suffix} when new drills are saved"], damaged=True)
+        data = records.read_json(path, "the drill deck", _deck, max_bytes=MAX_BYTES, missing={"drills": []},
+                                 keep=False, then=f"it is kept aside as {path.stem}.damaged-<time>{path.suffix} "
+                                                  f"when new drills are saved")
+    except records.FileError as err:
+        return Deck(problems=[str(err)])
     deck = Deck()
     for entry in data["drills"]:
         try:
@@ -204,12 +202,19 @@ def load_deck(path=None) -> Deck:
     return deck
 
 
+def _deck(data) -> dict:
+    if not isinstance(data, dict) or data.get("schema_version") != SCHEMA or not isinstance(data.get("drills"), list):
+        raise ValueError(f"not a drill deck of schema version {SCHEMA}")
+    return data
+
+
 def save_deck(deck: Deck, path=None) -> Path:
-    """Write the deck atomically (a damaged file it replaces is first renamed aside)."""
+    """Write the deck atomically; a file there that is not a deck is first kept aside (records.read_json)."""
     path = Path(path or deck_path())
-    if deck.damaged and path.exists():
-        path.replace(records.aside(path))
-        deck.damaged = False
+    try:
+        records.read_json(path, "the drill deck", _deck, max_bytes=MAX_BYTES, missing=None, then="")
+    except records.FileError:
+        pass
     text = json.dumps({"schema_version": SCHEMA, "drills": [d.to_json() for d in deck.drills] + deck.kept})
     return records.write_atomic(path, text)
 

@@ -18,6 +18,8 @@ from .kinds import KINDS, LESSONS, kind
 from .review import read
 
 SCHEMA = 1
+MAX_BYTES = 64 << 20
+"""The cache holds a few hundred bytes a game; a larger file is not one (and is not read into memory)."""
 BOTS = (("random", 49.1), ("greedy", 62.3), ("expert", 77.6))
 """The bots' game accuracy on the analysis (`cuarenta-tutor bench analysis`, README "Measured"): the yardstick
 of the level estimate."""
@@ -67,6 +69,20 @@ def game_stats(record) -> GameStats | None:
                      len(notes), mistakes)
 
 
+def _cache(data) -> dict:
+    """The cached figures by game id, each checked (a file of another shape or with other values raises)."""
+    if not isinstance(data, dict) or data.get("schema_version") != SCHEMA or not isinstance(data.get("games"), list):
+        raise ValueError(f"not a stats file of schema version {SCHEMA}")
+    cache = {}
+    for g in data["games"]:
+        stats = GameStats(**g)
+        if not (isinstance(stats.game_id, str) and isinstance(stats.updated, str) and isinstance(stats.mistakes, dict)
+                and (stats.accuracy is None or (type(stats.accuracy) in (int, float) and 0 <= stats.accuracy <= 100))):
+            raise ValueError(f"the figures of game {stats.game_id!r} are not figures of a game")
+        cache[stats.game_id] = stats
+    return cache
+
+
 def stats_path() -> Path:
     return records.data_dir() / "stats.json"
 
@@ -77,20 +93,10 @@ def load(folder=None, path=None) -> tuple[list[GameStats], list[str]]:
     path = Path(path or stats_path())
     problems, cache = [], {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or data.get("schema_version") != SCHEMA:
-            raise ValueError(f"not a stats file of schema version {SCHEMA}")
-        cache = {g["game_id"]: GameStats(**g) for g in data["games"]}
-    except FileNotFoundError:
-        pass
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        aside = records.aside(path)
-        problems.append(f"the stats file {path} is damaged ({err}); it was kept as {aside.name} and rebuilt from "
-                        f"your saved games")
-        try:
-            path.replace(aside)
-        except OSError:
-            pass
+        cache = records.read_json(path, "the stats file", _cache, max_bytes=MAX_BYTES, missing={},
+                                  then="it is rebuilt from your saved games")
+    except records.FileError as err:
+        problems.append(str(err))
     folder = Path(folder) if folder is not None else records.games_dir()
     out, changed = [], bool(problems)
     for file in sorted(folder.glob("*.json")) if folder.is_dir() else []:

@@ -13,6 +13,7 @@ import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .. import records
 from ..engine import (
     RANKS,
     State,
@@ -67,11 +68,12 @@ def load_lesson(path) -> Lesson:
     """Read and validate one lesson file; LessonError says what is wrong and where."""
     path = Path(path)
     name = _display(path)
-    try:
-        raw = path.read_text(encoding="utf-8")
+    try:  # records.read_json's checks (a regular file, its size, text), the text as it is
+        raw = records.read_json(path, "the lesson file", decode=str, max_bytes=1 << 20, keep=False,
+                                then="fix it or move it out of the lessons folder")
         data = tomllib.loads(raw)
-    except (OSError, UnicodeDecodeError) as err:
-        raise LessonError(name, None, f"cannot read the file ({err})") from None
+    except records.FileError as err:
+        raise LessonError(name, None, err.reason) from None
     except tomllib.TOMLDecodeError as err:
         found = re.search(r"\s*\(at line (\d+), column (\d+)\)$", str(err))
         text = str(err)[:found.start()] + f" (column {found.group(2)})" if found else str(err)

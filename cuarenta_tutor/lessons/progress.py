@@ -36,18 +36,21 @@ def progress_path() -> Path:
 
 
 def load_progress(path=None) -> Progress:
-    """The stored progress; a missing file is empty, a damaged one is empty with `problem` set."""
+    """The stored progress; a missing file is empty, a damaged one is empty with `problem` set (the file is kept
+    aside: records.read_json)."""
     path = Path(path or progress_path())
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("schema_version") != 1 or not all(isinstance(v, list) for v in data["solved"].values()):
-            raise ValueError("not a lesson progress file of schema version 1")
-        return Progress({str(k): {str(p) for p in v} for k, v in data["solved"].items()})
-    except FileNotFoundError:
-        return Progress()
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
-        return Progress(problem=f"the lesson progress file {path} is damaged ({err}); starting with no lesson "
-                                f"solved (the file is replaced on the next save)")
+        return records.read_json(path, "the lesson progress file", _progress, max_bytes=1 << 22, missing=None,
+                                 then="you start with no lesson solved") or Progress()
+    except records.FileError as err:
+        return Progress(problem=str(err))
+
+
+def _progress(data) -> Progress:
+    if not isinstance(data, dict) or data.get("schema_version") != 1 or not isinstance(data.get("solved"), dict) \
+            or not all(isinstance(v, list) and all(isinstance(p, str) for p in v) for v in data["solved"].values()):
+        raise ValueError("not a lesson progress file of schema version 1")
+    return Progress({k: set(v) for k, v in data["solved"].items()})
 
 
 def save_progress(progress: Progress, path=None) -> Path:

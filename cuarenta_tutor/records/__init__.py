@@ -1,6 +1,7 @@
 """Provides game records: the schema and replay (record.py), the files in the user data folder (store.py), and the
-person's settings (settings.py)."""
+person's settings (settings.py), and the one reader of every file of the person's (reader.py)."""
 
+from .reader import FileError, aside, read_json
 from .record import (
     SCHEMA_VERSION,
     GameRecord,
@@ -24,7 +25,6 @@ from .store import (
     DATA_ENV,
     MAX_BYTES,
     GameSummary,
-    aside,
     clean_leftovers,
     data_dir,
     delete,
@@ -34,6 +34,7 @@ from .store import (
     load,
     mean_accuracy,
     models_dir,
+    read_card,
     save,
     summarize,
     write_atomic,
@@ -45,6 +46,6 @@ __all__ = [
     "from_json", "new_record", "now", "replay", "replay_events", "result_text", "to_json", "DATA_ENV", "MAX_BYTES",
     "GameSummary",
     "aside", "clean_leftovers", "data_dir", "delete", "games_dir", "latest_unfinished", "list_games", "load",
-    "mean_accuracy", "models_dir", "save", "summarize", "write_atomic", "write_card", "when_text", "LEVELS",
-    "NewGame", "Settings", "load_settings", "save_settings", "settings_path",
+    "mean_accuracy", "models_dir", "read_card", "save", "summarize", "write_atomic", "write_card", "when_text",
+    "LEVELS", "NewGame", "Settings", "load_settings", "save_settings", "settings_path", "FileError", "read_json",
 ]

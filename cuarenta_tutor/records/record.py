@@ -18,14 +18,17 @@ from datetime import datetime, timezone
 from ..engine import N_ACTIONS, Dealer, IllegalMove, Rules, State, action_to_string, legal_actions, seeded_deck
 from ..engine.cards import DECK_SIZE, card_str, parse_card
 from ..engine.rules import preset_name
+from .reader import FileError
 
 SCHEMA_VERSION = 1
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+_LEVEL = re.compile(r"^[a-z]{1,20}(:[A-Za-z0-9@=._-]{1,40})?$")
+"""A level as a record keeps it: "club", "adaptive:onnx@eps=0.5" (players.Level)."""
 _FIELDS = ("schema_version", "game_id", "created", "updated", "rules", "rules_preset", "seed", "first_dealer",
            "decks", "seats", "human_seat", "model", "moves", "result")
 
 
-class RecordError(ValueError):
+class RecordError(FileError):
     """A record that cannot be used; the message says which file, what is wrong and what to do."""
 
 
@@ -240,7 +243,7 @@ def _problem(d: dict) -> str | None:
             isinstance(t, dict) and _is_int(t.get("ply")) and t["ply"] >= 0 and isinstance(t.get("moves"), list)
             and all(_is_move(m, n) for m in t["moves"]) for t in d["takebacks"]),
          "takebacks is not a list of {ply, moves} entries"),
-        (d["level"] is None or (isinstance(d["level"], str) and len(d["level"]) <= 64),
+        (d["level"] is None or (isinstance(d["level"], str) and _LEVEL.match(d["level"])),
          "level is neither null nor a level's name"),
     ]
     return next((what for ok, what in checks if not ok), None) or next((

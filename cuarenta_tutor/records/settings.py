@@ -3,10 +3,10 @@ atomically), and the options of a new game as another.
 
 `settings.json` in the user data folder holds `{"tutor": bool, "model": str, "level": str}` ("" for the shipped
 model). Reading never raises and never resets anything in silence: a file that is not such an object, or holds a
-value of the wrong type or an unknown level, is kept aside as `settings.damaged-<time>.json` (as drills.json and
-stats.json are), the values it cannot use take their defaults, the repaired settings are written back, and each
-problem is a message for the person. A model that is no longer there (moved, deleted) is a message too: the
-agent plays with the shipped one.
+value of the wrong type or an unknown level, is kept aside as `settings.damaged-<time>.json` (records.read_json,
+as every file of the person's), the values it cannot use take their defaults, the repaired settings are written
+back where the file could be kept aside, and each problem is a message for the person. A model that is no longer
+there (moved, deleted) is a message too: the agent plays with the shipped one.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine import PLAYER_COUNTS, PRESETS
-from .store import aside, data_dir, write_atomic
+from .reader import FileError, read_json, refuse
+from .store import data_dir, write_atomic
 
 LEVELS = ("beginner", "club", "strong", "adaptive")
 """The levels of play a person chooses (players.py makes their policies; `play --level` and the new-game dialog
@@ -96,28 +97,11 @@ def load_settings(path=None) -> tuple[Settings, list[str]]:
     """The stored settings (the defaults where there are none) and what the person must be told about the file:
     see the module's docstring. Never raises."""
     path = Path(path or settings_path())
-    reason = None
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise ValueError(f"larger than {MAX_BYTES} bytes")
-        data = json.loads(path.read_bytes().decode("utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object of settings")
-    except FileNotFoundError:
-        return Settings(), []
-    except OSError as err:  # unreadable (permissions, a folder): left as it is, the defaults this time
-        return Settings(), [f"cannot read the settings file {path}: {err.strerror or err}; the defaults are used"]
-    except json.JSONDecodeError as err:
-        reason = f"invalid JSON at line {err.lineno} column {err.colno}"
-    except UnicodeDecodeError:
-        reason = "not UTF-8 text"
-    except RecursionError:
-        reason = "JSON nested too deeply"
-    except ValueError as err:
-        reason = str(err)
-    if reason:
-        return Settings(), [_repair(path, Settings(), f"the settings file {path} is damaged ({reason}); the "
-                                                      f"defaults are used")]
+        data = read_json(path, "the settings file", _object, max_bytes=MAX_BYTES, then="the defaults are used",
+                         missing={})
+    except FileError as err:
+        return Settings(), [str(err)]
     defaults = Settings()
     values = {name: data.get(name, getattr(defaults, name)) for name in ("tutor", "model", "level")}
     if isinstance(values["model"], str):
@@ -131,8 +115,7 @@ def load_settings(path=None) -> tuple[Settings, list[str]]:
     settings = Settings(**values)
     if damaged:
         return settings, [_repair(path, settings, f"the settings file {path} has values it cannot use: "
-                                                  f"{'; '.join(damaged.values())}; those are back to their "
-                                                  f"defaults")]
+                                                  f"{'; '.join(damaged.values())}")]
     if settings.model is not None and not settings.model.exists():  # an exported model deleted since: not damage
         gone = settings.model
         settings = Settings(settings.tutor, None, settings.level)
@@ -145,18 +128,21 @@ def load_settings(path=None) -> tuple[Settings, list[str]]:
     return settings, []
 
 
+def _object(data) -> dict:
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object of settings")
+    return data
+
+
 def _repair(path: Path, settings: Settings, problem: str) -> str:
-    """Keep the damaged file aside and write `settings` in its place; the message that says so."""
-    kept = aside(path)
-    try:
-        path.replace(kept)
-    except OSError as err:
-        return f"{problem}; it could not be kept aside ({err.strerror or err}), so it was left as it is"
-    try:
-        save_settings(settings, path)
-    except OSError:
-        pass
-    return f"{problem}; it was kept as {kept.name}"
+    """Keep the file aside (records.refuse) and write `settings` in its place; the message that says so."""
+    err = refuse(path, problem, "those values are back to their defaults")
+    if err.kept:
+        try:
+            save_settings(settings, path)
+        except OSError:
+            pass
+    return str(err)
 
 
 def save_settings(settings: Settings, path=None) -> Path:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import platformdirs
 
+from .reader import read_json
 from .record import GameRecord, RecordError, from_json, result_text, to_json
 
 DATA_ENV = "CUARENTA_TUTOR_HOME"
@@ -34,6 +35,22 @@ def games_dir() -> Path:
     folder = data_dir() / "games"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+CARD_BYTES = 16 << 20
+"""A model card is tens of kilobytes; a larger file is not one (and is not read into memory)."""
+
+
+def read_card(path) -> dict | None:
+    """A model card (the JSON object beside a model), None where there is none; read with read_json, left where it
+    is when it cannot be used, and a symbolic link is refused (a card is rewritten and copied beside other models:
+    through a link it would carry, or overwrite, another file)."""
+    def card(data) -> dict:
+        if not isinstance(data, dict):
+            raise ValueError(f"a model card is a JSON object, not a {type(data).__name__}")
+        return data
+    return read_json(path, "the model card", card, max_bytes=CARD_BYTES, keep=False, links=False, missing=None,
+                     then="fix it, or move it away from its model; nothing was written")
 
 
 def write_card(path: Path, card: dict) -> Path:
@@ -68,12 +85,6 @@ def write_atomic(path: Path, text: str) -> Path:
     return path
 
 
-def aside(path: Path) -> Path:
-    """Where a damaged file is kept when a good one replaces it: `<name>.damaged-<time><suffix>` beside it."""
-    path = Path(path)
-    return path.with_name(f"{path.stem}.damaged-{datetime.now():%Y%m%d-%H%M%S-%f}{path.suffix}")
-
-
 def clean_leftovers(folder=None, older_than_s: float = 3600.0) -> list[Path]:
     """Delete the temp files of saves a kill or a crash cut short (".<name>.<random>.tmp", older than an hour, so
     a save in progress elsewhere is left alone); returns them."""
@@ -97,25 +108,12 @@ def save(record: GameRecord, folder=None, path=None) -> Path:
 
 
 def load(path) -> GameRecord:
-    """Read a record; RecordError (and nothing else) for anything that is not a usable record."""
-    path = Path(path)
-    leave = "move it out of the games folder"
-    try:
-        if path.exists() and not path.is_file():  # a folder, a FIFO, a device: reading it could hang
-            raise RecordError(f"{path} is not a regular file, so not a Cuarenta game record; {leave}")
-        if path.stat().st_size > MAX_BYTES:
-            raise RecordError(f"{path} is too large to be a Cuarenta game record; {leave}")
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except OSError as err:
-        raise RecordError(f"cannot read {path}: {err.strerror or err}; check that it exists and is readable") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a Cuarenta game record (not UTF-8 text); {leave}") from None
-    except json.JSONDecodeError as err:
-        raise RecordError(f"{path} is damaged: invalid JSON at line {err.lineno} column {err.colno} ({err.msg}), "
-                          f"probably cut short by a crash; delete it or restore it from a backup") from None
-    except RecursionError:
-        raise RecordError(f"{path} is not a Cuarenta game record (JSON nested too deeply); {leave}") from None
-    return from_json(data, str(path))
+    """Read a record (records.read_json: a regular file, MAX_BYTES at most, strict JSON); RecordError (and nothing
+    else) for anything that is not a usable record. A damaged record is left where it is: the app never writes
+    over another game's file."""
+    return read_json(path, "the game record", lambda data: from_json(data, str(path)), max_bytes=MAX_BYTES,
+                     then="move it out of the games folder, or restore it from a backup", keep=False,
+                     error=RecordError)
 
 
 @dataclass(frozen=True)

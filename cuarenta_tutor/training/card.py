@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .. import encoding
 from ..agents.onnx_policy import file_sha256
-from ..records import write_card
+from ..records import read_card, write_card
 from .a2c import load_checkpoint
 
 TRAIN_COMMAND = "cuarenta-tutor train --config artifacts/configs/train-config.json --out runs/shipped"
@@ -142,7 +142,7 @@ def main(argv=None) -> int:
             return 2
         out = Path(argv[1]).with_suffix(".json")
         arenas = [json.loads(Path(p).read_text().strip().splitlines()[-1]) for p in argv[2:]]
-        card = update_arenas(json.loads(out.read_text(encoding="utf-8")), argv[1], arenas)
+        card = update_arenas(read_card(out) or {}, argv[1], arenas)
         write_card(out, card)
         print(f"updated {out}")
         return 0
@@ -163,12 +163,12 @@ def main(argv=None) -> int:
     bench = {}
     for path in args.bench:
         bench[Path(path).stem] = json.loads(Path(path).read_text().strip().splitlines()[-1])
-    previous = json.loads(Path(args.previous).read_text(encoding="utf-8")) if args.previous else None
+    previous = read_card(args.previous) if args.previous else None
     card = build_card(args.checkpoint, args.model, arenas, args.note, bench, args.command, args.export_command,
                       previous)
     if args.gates_from:
         card["gates"] = [g for path in args.gates_from
-                         for g in json.loads(Path(path).read_text(encoding="utf-8")).get("gates", [])]
+                         for g in (read_card(path) or {}).get("gates", [])]
     out = Path(args.model).with_suffix(".json")
     write_card(out, card)
     print(f"wrote {out}")

@@ -28,6 +28,7 @@ def recalibrate_command(args) -> int:
             return 1
         print(f"wrote {out} (the same weights, reading encoding version {change['to']} instead of {change['from']}); "
               f"play it with --model {out}")
+        say_sidecar(out)
         if not args.calibrate:
             return 0
         model = out
@@ -44,7 +45,18 @@ def recalibrate_command(args) -> int:
         return 1
     print(f"value calibration: {json.dumps(fit)}")
     print(f"wrote {out} (the same policy, its value rescaled); play it with --model {out}")
+    say_sidecar(out)
     return 0
+
+
+def say_sidecar(model) -> None:
+    """Say when a model written has no analysis sidecar it can use (the original had none to carry), and so what."""
+    from ..agents.onnx_policy import file_sha256
+    from ..analysis.values import sidecar_problem
+
+    problem = sidecar_problem(model, file_sha256(model))
+    if problem:
+        print(problem)
 
 
 def train_extra_missing(command: str) -> bool:
@@ -65,6 +77,7 @@ def run_export(args) -> int:
 
     from .. import records
     from ..agents.onnx_contract import ModelError
+    from ..analysis.values import uncalibrated_words
     from .card import build_card
     from .config import CheckpointError, load_checkpoint
     from .export import ExportError, calibrate, export
@@ -98,12 +111,12 @@ def run_export(args) -> int:
     except (ExportError, ModelError, KeyError, RuntimeError) as err:
         print(f"cuarenta-tutor export: {err}", file=sys.stderr)
         return 1
-    card = Path(out).with_suffix(".json")
-    card.write_text(json.dumps(build_card(args.checkpoint, out, [], note="written by cuarenta-tutor export; "
-                                          "no arena runs yet (python -m cuarenta_tutor.training.card adds them)"),
-                               indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    card = records.write_card(Path(out).with_suffix(".json"), build_card(
+        args.checkpoint, out, [], note="written by cuarenta-tutor export; no arena runs yet "
+                                       "(python -m cuarenta_tutor.training.card adds them)"))
     print(f"exported {out} (parity with PyTorch checked), its card {card}; play it with --model {out} or "
           f"choose it with m on the home screen")
+    print(f"it has no analysis sidecar yet: {uncalibrated_words(out)}")
     return 0
 
 
@@ -185,11 +198,11 @@ def train_command(args) -> str:
 
 def run_gate(args) -> int:
     """Export the run's best checkpoint and gate it (training/gate.py); promote it only if it passed."""
-    import json
     from pathlib import Path
 
     from ..agents.onnx_policy import default_model_path
     from ..progressbar import progress_bar
+    from ..records import write_card
     from .card import build_card
     from .export import export
     from .gate import gate, promote, record
@@ -198,11 +211,9 @@ def run_gate(args) -> int:
     if not best.exists():  # no evaluation ran (eval_every 0): the last checkpoint
         best = Path(args.out) / "checkpoint.pt"
     candidate = export(best, Path(args.out) / "best.onnx")
-    card = candidate.with_suffix(".json")
-    card.write_text(json.dumps(build_card(best, candidate, [], note="a generation gated by cuarenta-tutor train "
-                                          "--gate", command=train_command(args),
-                                          export_command=f"cuarenta-tutor export {best} --out {candidate}"),
-                               indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    card = write_card(candidate.with_suffix(".json"), build_card(
+        best, candidate, [], note="a generation gated by cuarenta-tutor train --gate", command=train_command(args),
+        export_command=f"cuarenta-tutor export {best} --out {candidate}"))
     previous = args.gate_against or args.init_from or default_model_path()
     from .config import Config, load_checkpoint
     from .evaluate import kinds_of

@@ -6,7 +6,6 @@ never copied over the model it failed to beat.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -37,22 +36,24 @@ def gate(candidate, previous, games: int, seed: int = GATE_SEED, jobs: int = 1, 
 
 def record(card_path, result: dict) -> None:
     """Add a gate's result to a model card (JSON beside the model), keeping the gates before it."""
-    path = Path(card_path)
-    card = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    card.setdefault("gates", []).append(result)
-    from ..records import write_card
+    from ..records import read_card, write_card
 
+    path = Path(card_path)
+    card = read_card(path) or {}
+    card.setdefault("gates", []).append(result)
     write_card(path, card)
 
 
 def promote(candidate, destination) -> bool:
     """Copy an accepted candidate (the ONNX file and its card) over `destination`; False (nothing copied) when
     the candidate's card says its last gate rejected it."""
+    from ..records import read_card, write_card
+
     candidate, destination = Path(candidate), Path(destination)
-    card = candidate.with_suffix(".json")
-    gates = json.loads(card.read_text(encoding="utf-8")).get("gates", []) if card.exists() else []
-    if not gates or not gates[-1]["accepted"]:
+    card = read_card(candidate.with_suffix(".json")) or {}
+    gates = card.get("gates", [])
+    if not gates or not isinstance(gates[-1], dict) or gates[-1].get("accepted") is not True:
         return False
     shutil.copyfile(candidate, destination)
-    shutil.copyfile(card, destination.with_suffix(".json"))
+    write_card(destination.with_suffix(".json"), card)
     return True

@@ -12,7 +12,6 @@ table at the hand's end, so neither reads the value head that changed.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +19,7 @@ import numpy as np
 from ..agents.onnx_contract import ModelError
 from ..agents.onnx_policy import file_sha256
 from ..encoding import N_ACTIONS
-from ..records import write_card
+from ..records import read_card, write_card
 
 
 def _platt_nodes(graph):
@@ -93,13 +92,10 @@ def carry_sidecar(model, out, model_sha: str, why: str = "only the value's scali
     """Copy `model`'s analysis sidecar beside `out`, keyed to `out`'s sha256 (see the module's docstring); False
     where it has none made for it (`model_sha`: the model's sha256 before it was rescaled)."""
     from ..analysis.calibrate import write_sidecar
-    from ..analysis.values import sidecar
+    from ..analysis.values import read_sidecar
 
-    try:
-        data = json.loads(sidecar(model).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    if not isinstance(data, dict) or data.get("model_sha256") != model_sha:
+    data = dict(read_sidecar(Path(model), model_sha))  # records.read_json; {} where it has none made for it
+    if not data:
         return False
     data["model_sha256"] = file_sha256(out)
     data["carried_from"] = {"model_sha256": model_sha, "why": why}
@@ -126,22 +122,21 @@ def recalibrate(model, out, games: int = 4000, seed: int = 777, jobs: int = 2) -
     """Play `model` against the expert over `games` (seeds apart from the evaluation's), fit a second Platt
     scaling on the values of every decision, and write the rescaled model to `out` (it may be `model`). Its card
     beside `out`, where there is one, gets the new sha256 and size and the fit under training.recalibration."""
-    model_sha = file_sha256(model)
+    model_sha, card = file_sha256(model), read_card(Path(model).with_suffix(".json"))  # a bad card stops it here
     a2, b2, found = fit_scaling(model, games, seed, jobs)
     a, b = rescale(model, out, a2, b2, f"refitted on {games} games against the expert, seed {seed}")
     fit = {**found, "a": round(a, 6), "b": round(b, 6), "refit": [found["a"], found["b"]]}
     carry_sidecar(model, out, model_sha)
-    carry_card(model, out, "recalibration", {
+    carry_card(card, out, "recalibration", {
         **fit, "command": f"cuarenta-tutor export {model} --out {out} --calibrate {games} --calibrate-seed {seed}"})
     return fit
 
 
-def carry_card(model, out, key: str, change: dict, **fields) -> None:
-    """Write `model`'s card (where it has one) beside `out` with `out`'s sha256 and size, `fields` replaced and
-    `change` under training.`key`."""
-    source = Path(model).with_suffix(".json")
-    if source.exists():
-        card = json.loads(source.read_text(encoding="utf-8"))
+def carry_card(card: dict | None, out, key: str, change: dict, **fields) -> None:
+    """Write the model's `card` (records.read_card: None where it has none) beside `out` with `out`'s sha256 and
+    size, `fields` replaced and `change` under training.`key`."""
+    if card is not None:
+        card = dict(card)
         card.update(sha256=file_sha256(out), size_bytes=Path(out).stat().st_size, **fields)
         card.setdefault("training", {})[key] = change
         write_card(Path(out).with_suffix(".json"), card)
@@ -167,7 +162,7 @@ def reencode(model, out, version: int) -> dict:
         raise ModelError(f"{model} reads encoding version {before}; it can be given version {' or '.join(same) or '?'}"
                          f" (the same size), not {version}: a different size needs training")
     meta["encoding_version"].value = str(version)
-    model_sha = file_sha256(model)
+    model_sha, card = file_sha256(model), read_card(Path(model).with_suffix(".json"))
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp.onnx")
@@ -176,5 +171,5 @@ def reencode(model, out, version: int) -> dict:
     carry_sidecar(model, out, model_sha, why=f"only the encoding version changed ({before} to {version})")
     change = {"from": before, "to": version, "from_sha256": model_sha,
               "command": f"cuarenta-tutor export {model} --out {out} --encoding {version}"}
-    carry_card(model, out, "reencoded", change, encoding_version=version)
+    carry_card(card, out, "reencoded", change, encoding_version=version)
     return change

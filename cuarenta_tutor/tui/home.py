@@ -88,7 +88,7 @@ def model_label(path) -> str:
     except OSError:
         sha = "missing"
     where = "shipped" if path.parent == files.default_model_path().parent else "yours"
-    return f"{path.stem} ({sha}, {where})"
+    return f"{path.stem} ({sha}, {where}{', uncalibrated' if files.uncalibrated(path) else ''})"
 
 
 class ModelChoice(ModalScreen[Path | None]):
