@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cuarenta_tutor import conformance as cf
-from cuarenta_tutor.core.bench import differential, game_decks, random_games
+from cuarenta_tutor.core.bench import COMBINATIONS, differential, game_decks, random_games
 from cuarenta_tutor.core.layout import events_of, from_row, rules_array, to_row
 from cuarenta_tutor.core.moves import legal
 from cuarenta_tutor.core.play import apply_play, buffers, deal, needs_deal, new_game, set_deck, step
@@ -27,7 +27,7 @@ from cuarenta_tutor.engine import (
     trail_action,
 )
 from cuarenta_tutor.engine.cards import DECK_SIZE, make_card, rank_of
-from cuarenta_tutor.engine.rules import PRESETS, preset
+from cuarenta_tutor.engine.rules import preset
 
 CASES = json.loads((Path(__file__).parent / "rules" / "cases_public.json").read_text(encoding="utf-8"))
 
@@ -175,10 +175,6 @@ def test_rule_case_structure_hands_agree(case):
     assert lane.state.hand_no == 1 and not lane.state.needs_deal
 
 
-COMBINATIONS = [(name, players, {}) for name in PRESETS for players in (2, 4)] + [
-    ("standard", players, {option: value}) for players in (2, 4)
-    for option, value in (("forced_capture", True), ("match_takes_all_same_rank", True),
-                          ("leftover_table_cards", "last_capturer"))]
 
 
 

@@ -14,6 +14,7 @@ from ..engine import Dealer, Rules, State, legal_actions
 from ..engine.cards import DECK_SIZE
 from ..engine.dealing import first_dealer
 from ..engine.play import initial_state
+from ..engine.rules import PLAYER_COUNTS, PRESETS
 from .jit import njit
 from .layout import HAND_NO, WIDTH, WINNER, events_of, from_row, rules_array, to_row
 from .moves import legal
@@ -71,6 +72,13 @@ def stacked_deck(rng: random.Random) -> tuple:
         deck[i], deck[j] = deck[j], deck[i]
     return tuple(deck)
 
+
+COMBINATIONS = [(name, players, {}) for name in PRESETS for players in PLAYER_COUNTS] + [
+    ("standard", players, {option: value}) for players in PLAYER_COUNTS
+    for option, value in (("forced_capture", True), ("match_takes_all_same_rank", True),
+                          ("leftover_table_cards", "last_capturer"))]
+"""The rules `bench core` and the tests compare under: (preset, players, options): every preset, and the standard
+rules with each option no preset sets."""
 
 HANDS_STACKED = 40
 """The hands of a game that `differential` may stack (later ones come from the seed)."""

@@ -370,18 +370,22 @@ def _deal_at(row, rules, events, k):
     s1 = row[SCORES + 1]
     for s in range(4):
         row[RONDAS + s] = -1
-    counts = np.zeros(10, dtype=np.int32)
     winner = -1
     for i in range(1, n + 1):
         seat = (dealer + i) % n
-        counts[:] = 0
-        for j in range(row[HAND_LEN + seat]):
-            counts[row[HANDS + seat * HAND_SLOTS + j] >> 2] += 1
+        start = HANDS + seat * HAND_SLOTS
+        held = row[HAND_LEN + seat]
         best = 0
         rank = 0
-        for r in range(10):
-            if counts[r] > best:
-                best = counts[r]
+        for j in range(held):  # the hand is sorted: a rank's cards are adjacent, the lowest rank of the most first
+            r = row[start + j] >> 2
+            if j > 0 and row[start + j - 1] >> 2 == r:
+                continue
+            same = 1
+            while j + same < held and row[start + j + same] >> 2 == r:
+                same += 1
+            if same > best:
+                best = same
                 rank = r
         if best < 3:
             continue
