@@ -87,10 +87,11 @@ def bench_engine(games: int, seed: int) -> dict:
     return result
 
 
-def bench_core(positions: int, seed: int) -> dict:
+def bench_core(positions: int, seed: int, on_row=None) -> dict:
     """The compiled rules against the Python engine: per preset x {2, 4} players, and the standard rules with each
     option, `positions` plies of random play compared (legal moves, next state, events; see core.bench.differential).
-    Returns per combination the positions, games, mismatches (the first described) and seconds."""
+    Returns per combination the positions, games, mismatches (the first described) and seconds; `on_row` gets
+    each combination's as it is done."""
     from .core.bench import COMBINATIONS, differential
     from .engine.rules import preset
 
@@ -102,6 +103,8 @@ def bench_core(positions: int, seed: int) -> dict:
                      "positions": found.positions, "games": found.games, "mismatches": len(found.mismatches),
                      "seconds": round(time.perf_counter() - start, 1),
                      "first_mismatch": found.mismatches[0] if found.mismatches else None})
+        if on_row:
+            on_row(rows[-1])
     return {"positions": sum(r["positions"] for r in rows), "mismatches": sum(r["mismatches"] for r in rows),
             "seconds": round(sum(r["seconds"] for r in rows), 1), "combinations": rows}
 

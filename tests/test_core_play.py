@@ -55,6 +55,7 @@ class Lane:
         return legal_actions(self.state)
 
     def compare(self, after, want, count):
+        self.last = want
         assert events_of(self.events, count, self.cards) == want
         assert from_row(self.row, self.state.rules) == after
         self.state = after
@@ -211,6 +212,19 @@ def test_leftovers_go_to_the_last_capturer_and_doble_ronda_scores():
     assert found.seen["Ronda"] > 5
 
 
+@pytest.mark.parametrize("scores", [(28, 0), (36, 10), (0, 37)])
+def test_two_rondas_of_a_team_in_one_deal_read_the_score_before_it(scores):
+    # 2 v 2: seats 0 and 2 (team 0) and seat 3 (team 1) are dealt rondas; each cut-off (30) and the win (40) read
+    # the scores before the deal, however the first ronda moved them
+    hands = {"1": ["A", "2", "3", "4", "6"], "2": ["5", "5", "5", "7", "J"], "3": ["Q", "Q", "Q", "2", "3"],
+             "0": ["K", "K", "K", "4", "6"]}
+    for rules in (preset("standard", 4), preset("agent_dory", 4)):
+        state, dealer = cf._dealing_position(rules, 0, [hands], scores=scores)
+        lane = Lane(state, dealer)
+        lane.deal()
+        assert sum(type(e).__name__ == "Ronda" for e in lane.last) == 3
+
+
 def test_new_game_is_the_engines_initial_state():
     rules = preset("pagat", 4)
     deck = np.array(Dealer(3).deck(0), dtype=np.int32)
@@ -244,3 +258,35 @@ def test_no_legal_moves_once_the_game_is_won():
     lane.apply(14)  # the caída wins the game with a card still in hand
     assert lane.state.is_over
     lane.legal()
+
+
+def test_bench_engine_times_both_cores_on_the_same_games(monkeypatch):
+    from cuarenta_tutor.bench import bench_engine
+
+    result = bench_engine(3, 5)
+    assert result["core"] == "fast" and result["games"] == 3 and result["games_stopped"] == 0
+    for key in ("plays_per_second", "python_plays_per_second", "speedup"):
+        assert result[key] > 0, key
+    assert result["cold_first_call_s"] >= 0  # 0.0 once an earlier test has made the first call
+    monkeypatch.setenv("CUARENTA_TUTOR_CORE", "python")
+    result = bench_engine(3, 5)
+    assert result["core"] == "python" and result["plays_per_second"] == result["python_plays_per_second"]
+    assert "speedup" not in result
+
+
+def test_bench_core_counts_positions_and_exits_1_on_a_mismatch(monkeypatch, capsys):
+    import cuarenta_tutor.bench as bench
+    from cuarenta_tutor.cli import bench as cli_bench
+
+    result = bench.bench_core(50, 3)
+    assert result["mismatches"] == 0 and result["positions"] == 50 * len(COMBINATIONS)
+    row = {"rules": "standard", "players": 2, "positions": 5, "games": 1, "mismatches": 1, "seconds": 0.0,
+           "first_mismatch": "game 0 ply 3: state: ..."}
+    monkeypatch.setattr(bench, "bench_core", lambda positions, seed, on_row=None: {
+        "positions": 5, "mismatches": 1, "seconds": 0.0, "combinations": [row]})
+
+    class Args:
+        positions, seed, json = 5, 0, False
+
+    assert cli_bench.bench_core(Args) == 1
+    assert "first mismatch: game 0 ply 3" in capsys.readouterr().out

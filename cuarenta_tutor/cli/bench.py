@@ -96,11 +96,12 @@ def bench_engine(args) -> int:
 def bench_core(args) -> int:
     from ..bench import bench_core
 
-    result = bench_core(args.positions, args.seed)
-    print(f"{'rules':<44}{'players':>8}{'positions':>11}{'games':>8}{'mismatches':>12}{'seconds':>9}")
-    for row in result["combinations"]:
+    def show(row):
         print(f"{row['rules']:<44}{row['players']:>8}{row['positions']:>11}{row['games']:>8}{row['mismatches']:>12}"
-              f"{row['seconds']:>9}")
+              f"{row['seconds']:>9}", flush=True)
+
+    print(f"{'rules':<44}{'players':>8}{'positions':>11}{'games':>8}{'mismatches':>12}{'seconds':>9}", flush=True)
+    result = bench_core(args.positions, args.seed, show)
     print(f"{'all':<52}{result['positions']:>11}{'':>8}{result['mismatches']:>12}{result['seconds']:>9}")
     first = next((row["first_mismatch"] for row in result["combinations"] if row["first_mismatch"]), None)
     if first:
