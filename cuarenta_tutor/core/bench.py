@@ -18,7 +18,7 @@ from ..engine.rules import PLAYER_COUNTS, PRESETS
 from .jit import njit
 from .layout import HAND_NO, WIDTH, WINNER, events_of, from_row, rules_array, to_row
 from .moves import legal
-from .play import _deal_at, buffers, deal, deck_known, needs_deal, new_game, set_deck, step
+from .play import buffers, deal, deck_known, needs_deal, new_game, set_deck, step
 
 
 @dataclass
@@ -174,14 +174,14 @@ def random_games(rules, dealers, decks, seed):
     stopped = 0
     for g in range(dealers.shape[0]):
         new_game(row, rules, dealers[g], decks[g, 0])
-        _deal_at(row, rules, events, 0)
+        deal(row, rules, events, cards)
         while row[WINNER] < 0:
             if needs_deal(row, rules):  # a new hand: its deck comes from the caller's
                 hand = row[HAND_NO]
                 if hand >= hands:
                     break
                 set_deck(row, decks[g, hand])
-                _deal_at(row, rules, events, 0)
+                deal(row, rules, events, cards)
                 continue
             count = legal(row, rules, moves)
             step(row, rules, moves[np.random.randint(count)], events, cards, True)
