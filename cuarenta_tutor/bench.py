@@ -14,9 +14,8 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def bench_engine(games: int, seed: int) -> dict:
-    """Random-vs-random complete games to 40, 2 players, standard rules, one thread: the rules engine alone
-    (plays and deals), without the table's policies."""
+def _python_games(games: int, seed: int) -> tuple[int, float]:
+    """The Python engine's random-vs-random games (game g dealt by Dealer(seed * 1_000_003 + g)): (plays, seconds)."""
     from .engine import Dealer, apply, legal_actions
 
     rng = random.Random(seed)
@@ -30,10 +29,84 @@ def bench_engine(games: int, seed: int) -> dict:
             if not state.hands[state.turn] and state.needs_deal:  # the cheap test first
                 state, _ = dealer.deal(state)
             plays += 1
-    seconds = time.perf_counter() - start
-    return {"games": games, "plays": plays, "seconds": round(seconds, 3),
-            "plays_per_second": round(plays / seconds), "games_per_second": round(games / seconds, 1),
-            "plays_per_game": round(plays / games, 1), "peak_rss_mb": round(peak_rss_mb(), 1)}
+    return plays, time.perf_counter() - start
+
+
+ENGINE_HANDS = 28
+"""Deck orders made per game for the compiled games (random games of 2 players last 18 hands at most in 1000); a game
+that needs more stops and is counted."""
+
+
+def _compiled_games(games: int, seed: int) -> dict:
+    """The compiled core's random-vs-random games, from the same decks as `_python_games` (made before the timing, a
+    thousand games at a time); the first call is timed alone, on one game, as the process's first compiled call."""
+    from .core.bench import game_decks, random_games
+    from .core.layout import rules_array
+    from .engine import Rules
+
+    rules = rules_array(Rules())
+    dealers, decks = game_decks([seed * 1_000_003], 2, 1)
+    start = time.perf_counter()
+    random_games(rules, dealers, decks, seed)
+    cold = time.perf_counter() - start
+    from_cache = sum(random_games.stats.cache_hits.values()) > 0
+    plays = finished = stopped = 0
+    seconds = 0.0
+    for first in range(0, games, 1000):
+        seeds = [seed * 1_000_003 + g for g in range(first, min(games, first + 1000))]
+        dealers, decks = game_decks(seeds, 2, ENGINE_HANDS)
+        start = time.perf_counter()
+        counts = random_games(rules, dealers, decks, seed * 1_000_003 + first)
+        seconds += time.perf_counter() - start
+        plays, finished, stopped = plays + counts[0], finished + counts[1], stopped + counts[2]
+    return {"plays": plays, "seconds": seconds, "stopped": stopped, "cold_first_call_s": round(cold, 3),
+            "compiled_from_cache": from_cache}
+
+
+def bench_engine(games: int, seed: int) -> dict:
+    """Random-vs-random complete games to 40, 2 players, standard rules, one thread: the rules engine alone
+    (plays and deals), without the table's policies. `plays_per_second` is the core's that serves (the compiled one
+    unless CUARENTA_TUTOR_CORE=python), `python_plays_per_second` the Python engine's over the same games' decks in
+    the same run; `cold_first_call_s` the first compiled call of the process (from numba's disk cache when
+    `compiled_from_cache`, else compiling)."""
+    from .core import fast
+
+    compiled = _compiled_games(games, seed) if fast() else None
+    python_plays, python_seconds = _python_games(games, seed)
+    python_rate = python_plays / python_seconds
+    plays, seconds = (compiled["plays"], compiled["seconds"]) if compiled else (python_plays, python_seconds)
+    result = {"core": "fast" if compiled else "python",
+              "games": games, "plays": plays, "seconds": round(seconds, 3),
+              "plays_per_second": round(plays / seconds), "games_per_second": round(games / seconds, 1),
+              "plays_per_game": round(plays / games, 1),
+              "python_plays_per_second": round(python_rate), "python_seconds": round(python_seconds, 3)}
+    if compiled:
+        result.update(speedup=round(plays / seconds / python_rate, 1), cold_first_call_s=compiled["cold_first_call_s"],
+                      compiled_from_cache=compiled["compiled_from_cache"], games_stopped=compiled["stopped"])
+    result["peak_rss_mb"] = round(peak_rss_mb(), 1)
+    return result
+
+
+def bench_core(positions: int, seed: int, on_row=None) -> dict:
+    """The compiled rules against the Python engine: per preset x {2, 4} players, and the standard rules with each
+    option, `positions` plies of random play compared (legal moves, next state, events; see core.bench.differential).
+    Returns per combination the positions, games, mismatches (the first described) and seconds; `on_row` gets
+    each combination's as it is done."""
+    from .core.bench import COMBINATIONS, differential
+    from .engine.rules import preset
+
+    rows = []
+    for i, (name, players, options) in enumerate(COMBINATIONS):
+        start = time.perf_counter()
+        found = differential(preset(name, players, **options), positions, seed=seed * 1000 + i)
+        rows.append({"rules": name + "".join(f" {k}={v}" for k, v in options.items()), "players": players,
+                     "positions": found.positions, "games": found.games, "mismatches": len(found.mismatches),
+                     "seconds": round(time.perf_counter() - start, 1),
+                     "first_mismatch": found.mismatches[0] if found.mismatches else None})
+        if on_row:
+            on_row(rows[-1])
+    return {"positions": sum(r["positions"] for r in rows), "mismatches": sum(r["mismatches"] for r in rows),
+            "seconds": round(sum(r["seconds"] for r in rows), 1), "combinations": rows}
 
 
 def sample_positions(count: int, seed: int, players: int = 2) -> list:

@@ -23,6 +23,12 @@ def add_arguments(parser) -> None:
     engine.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     engine.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     engine.set_defaults(bench=bench_engine)
+    core = targets.add_parser("core", help="the compiled rules against the Python engine, ply by ply in random play")
+    core.add_argument("--positions", type=int, default=100_000,
+                      help="plies compared per rules and players (default 100000)")
+    core.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    core.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+    core.set_defaults(bench=bench_core)
     train = targets.add_parser("train", help="environment steps per second of training (train extra)")
     train.add_argument("--steps", type=int, default=300_000, help="environment steps to time (default 300000)")
     train.add_argument("--config", help="a training config file (default: the A2C defaults, 128 games)")
@@ -85,6 +91,24 @@ def bench_engine(args) -> int:
 
     report(bench_engine(args.games, args.seed), args.json)
     return 0
+
+
+def bench_core(args) -> int:
+    from ..bench import bench_core
+
+    def show(row):
+        print(f"{row['rules']:<44}{row['players']:>8}{row['positions']:>11}{row['games']:>8}{row['mismatches']:>12}"
+              f"{row['seconds']:>9}", flush=True)
+
+    print(f"{'rules':<44}{'players':>8}{'positions':>11}{'games':>8}{'mismatches':>12}{'seconds':>9}", flush=True)
+    result = bench_core(args.positions, args.seed, show)
+    print(f"{'all':<52}{result['positions']:>11}{'':>8}{result['mismatches']:>12}{result['seconds']:>9}")
+    first = next((row["first_mismatch"] for row in result["combinations"] if row["first_mismatch"]), None)
+    if first:
+        print(f"first mismatch: {first}")
+    if args.json:
+        print(json.dumps(result))
+    return 1 if result["mismatches"] else 0
 
 
 def bench_train(args) -> int:
