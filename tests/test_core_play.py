@@ -251,7 +251,6 @@ def test_random_games_finish():
     assert finished + stopped == 3 and stopped >= 1
 
 
-@pytest.mark.xfail(strict=True, reason="core/moves.legal lists moves in a won game (engine: none); the lead's file")
 def test_no_legal_moves_once_the_game_is_won():
     state = make_position(Rules(), hands=[["5", "7"], ["2", "K"]], table=["5"], turn=0, scores=(38, 0), trailed="5")
     lane = Lane(state)

@@ -2,12 +2,25 @@
 
 The core is written once; without numba it still runs (as slow Python over arrays), and `available()` says which.
 numba is imported only when a compiled module is (about half a second): never for the first screen.
+
+numba's disk cache keys a function on its own file, not on the functions it calls from other files, so an edit of
+moves.py would leave play.py's cached code stale: the cache lives in a folder named for the digest of every core
+source and the numba version (`cache_dir`); folders of other digests unused for a week are removed.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.util
+import os
+import shutil
+import time
+from pathlib import Path
+
+HERE = Path(__file__).parent
+STALE_S = 7 * 24 * 3600
+"""A cache folder of other sources unused this long is removed (another checkout may still use a newer one)."""
 
 
 @functools.cache
@@ -16,10 +29,37 @@ def available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
+def digest() -> str:
+    """A digest of the core's sources (every .py beside this file)."""
+    h = hashlib.sha256()
+    for path in sorted(HERE.glob("*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+@functools.cache
+def cache_dir() -> Path:
+    """Where the compiled core is kept: NUMBA_CACHE_DIR if set, else the user cache folder, in a folder per digest of
+    the sources and numba's version (folders of other sources unused for a week removed)."""
+    import numba
+    import platformdirs
+
+    root = Path(os.environ.get("NUMBA_CACHE_DIR") or Path(platformdirs.user_cache_dir("cuarenta-tutor")) / "numba")
+    folder = root / f"core-{digest()}-{numba.__version__}"
+    if root.is_dir():
+        for old in root.glob("core-*"):
+            if old != folder and old.is_dir() and time.time() - old.stat().st_mtime > STALE_S:
+                shutil.rmtree(old, ignore_errors=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    os.utime(folder)
+    return folder
+
+
 def njit(function):
-    """Compile `function` with numba (cached on disk, no GIL held) where it is installed."""
+    """Compile `function` with numba (cached on disk in `cache_dir`, no GIL held) where it is installed."""
     if not available():  # pragma: no cover - numba is a dependency; a machine without a wheel for it still plays
         return function
     import numba
 
+    numba.config.CACHE_DIR = str(cache_dir())
     return numba.njit(cache=True, nogil=True)(function)

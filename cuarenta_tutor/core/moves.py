@@ -8,7 +8,7 @@ import numpy as np
 from ..engine.actions import ACTION_BASE, ACTION_KIND, ACTION_RANK, MATCH, N_ACTIONS, SUM, TRAIL
 from ..engine.cards import N_RANKS
 from .jit import njit
-from .layout import COUNTS, HAND_LEN, HAND_SLOTS, HANDS, R_FORCED, R_MATCH_ALL, R_SUM_LIMIT, TURN
+from .layout import COUNTS, HAND_LEN, HAND_SLOTS, HANDS, R_FORCED, R_MATCH_ALL, R_SUM_LIMIT, TURN, WINNER
 
 KIND = np.array(ACTION_KIND, dtype=np.int32)
 RANK = np.array(ACTION_RANK, dtype=np.int32)
@@ -27,13 +27,13 @@ TRAIL_KIND, MATCH_KIND, SUM_KIND = TRAIL, MATCH, SUM
 
 
 @njit
-def rank_moves(rank, counts, rules, marks):
-    """Mark in `marks` (bool[53]) the legal actions that play `rank` on a table of rank `counts` (engine
-    rank_actions); returns how many it marked."""
-    found = 0
+def rank_moves(rank, counts, rules):
+    """The legal actions that play `rank` on a table of rank `counts` (engine rank_actions), as bits of an int64
+    (bit a: action a)."""
+    bits = np.int64(0)
+    one = np.int64(1)
     if counts[rank] > 0:
-        marks[10 + rank] = True
-        found += 1
+        bits |= one << (10 + rank)
     for a in range(SUM_FIRST[rank], SUM_LAST[rank]):
         if BASE_LEN[a] > rules[R_SUM_LIMIT]:
             continue
@@ -43,32 +43,35 @@ def rank_moves(rank, counts, rules, marks):
                 fits = False
                 break
         if fits:
-            marks[a] = True
-            found += 1
-    if found == 0 or rules[R_FORCED] == 0:
-        marks[rank] = True
-        found += 1
-    return found
+            bits |= one << a
+    if bits == 0 or rules[R_FORCED] == 0:
+        bits |= one << rank
+    return bits
 
 
 @njit
 def legal(row, rules, out):
     """The legal action ids of the seat on turn, ascending, written to `out` (int32[53]); returns how many (0 when
     the game is over or a deal is due: no seat on turn holds a card)."""
-    marks = np.zeros(53, dtype=np.bool_)
+    if row[WINNER] >= 0:
+        return 0
     seat = row[TURN]
     counts = row[COUNTS:COUNTS + 10]
-    seen = np.zeros(10, dtype=np.bool_)
+    bits = np.int64(0)
+    done = 0
     for i in range(row[HAND_LEN + seat]):
         r = row[HANDS + seat * HAND_SLOTS + i] >> 2
-        if not seen[r]:
-            seen[r] = True
-            rank_moves(r, counts, rules, marks)
+        if not done & (1 << r):
+            done |= 1 << r
+            bits |= rank_moves(r, counts, rules)
     n = 0
-    for a in range(53):
-        if marks[a]:
+    a = 0
+    while bits:
+        if bits & 1:
             out[n] = a
             n += 1
+        bits >>= 1
+        a += 1
     return n
 
 
