@@ -17,13 +17,38 @@ from ..encoding import encode as python_encode
 from ..engine import CARTON_CARDS, TARGET_SCORE, Rules, initial_state
 from ..engine.cards import DECK_SIZE
 from .expert import (
-    N_ACTIONS, N_TERMS, TERM_CARDS, TERM_CARTON, TERM_KEEP, TERM_LIMPIA, TERM_POINTS, TERM_TABLE_LEFT, TERM_THREAT,
-    TERM_VALUE, TERM_WON, legal_terms,
+    N_ACTIONS,
+    N_TERMS,
+    TERM_CARDS,
+    TERM_CARTON,
+    TERM_KEEP,
+    TERM_LIMPIA,
+    TERM_POINTS,
+    TERM_TABLE_LEFT,
+    TERM_THREAT,
+    TERM_VALUE,
+    TERM_WON,
+    legal_terms,
 )
 from .jit import njit
 from .layout import (
-    DEAL_NO, DEALER, DECK_POS, HAND_LEN, HAND_SLOTS, HANDS, PILE_LEN, PILE_SLOTS, PILES, R_PLAYERS, RONDAS, SCORES,
-    TABLE, TABLE_LEN, TRAILED, TURN, WINNER,
+    DEAL_NO,
+    DEALER,
+    DECK_POS,
+    HAND_LEN,
+    HAND_SLOTS,
+    HANDS,
+    PILE_LEN,
+    PILE_SLOTS,
+    PILES,
+    R_PLAYERS,
+    RONDAS,
+    SCORES,
+    TABLE,
+    TABLE_LEN,
+    TRAILED,
+    TURN,
+    WINNER,
 )
 
 BASE_SIZE = 106

@@ -14,8 +14,26 @@ from ..engine import CARDS_PER_DEAL, CARTON_CARDS, TARGET_SCORE, p_holds
 from ..engine.cards import COPIES, DECK_SIZE
 from .jit import njit
 from .layout import (
-    COUNTS, DEALER, DECK_POS, HAND_LEN, HAND_SLOTS, HANDS, LAST_CAPTURER, PILE_LEN, PILE_SLOTS, PILES, R_CARTON_CUTOFF,
-    R_LEFTOVER_LAST, R_PLAYERS, RONDAS, SCORES, TABLE, TABLE_LEN, TRAILED, TURN, WINNER,
+    COUNTS,
+    DEALER,
+    DECK_POS,
+    HAND_LEN,
+    HAND_SLOTS,
+    HANDS,
+    LAST_CAPTURER,
+    PILE_LEN,
+    PILE_SLOTS,
+    PILES,
+    R_CARTON_CUTOFF,
+    R_LEFTOVER_LAST,
+    R_PLAYERS,
+    RONDAS,
+    SCORES,
+    TABLE,
+    TABLE_LEN,
+    TRAILED,
+    TURN,
+    WINNER,
 )
 from .moves import KIND, MATCH_KIND, RANK, TRAIL_KIND, legal, outcome, rank_moves
 from .scoring import capture_score, carton_points
