@@ -33,7 +33,8 @@ CONFIGS.update({f"{option}-{n}": Rules(players=n).with_options(**{option: value}
 STARTS = ((0, 0), (24, 27), (28, 29), (30, 36), (36, 37), (37, 38), (38, 38), (39, 36))
 """Starting scores: the game, and the cut-offs 30 and 38 and the target 40 near."""
 POSITIONS = 300
-"""Positions per rules set (each game's last position, won, comes on top)."""
+"""Positions per rules set (each game's last position, won, comes on top), a few of them twice: with the trailing seat's
+ronda on the rank it trailed."""
 FIELDS = ("points", "cards", "carton", "threat", "keep", "won", "limpia", "table_left", "value")
 
 
@@ -52,6 +53,10 @@ def positions(name: str) -> tuple:
         game += 1
         while not state.is_over and len(found) < POSITIONS:
             found.append(state)
+            if state.trailed >= 0 and rng.random() < 0.3:  # the trailing seat's ronda on the rank: a caída's bonus
+                prev = (state.turn - 1) % rules.players  # that the seat on turn must not count (secret rank)
+                found.append(state._replace(rondas=tuple(state.trailed if s == prev else r
+                                                         for s, r in enumerate(state.rondas))))
             action = expert.decide(state).action if seats[state.turn] else rng.choice(legal_actions(state))
             state, _ = dealer.play(state, action)
         found.append(state)
@@ -162,8 +167,11 @@ def test_the_positions_cover_the_hard_cases():
                 seen.add(f"own ronda {n}")
             if any(ACTION_KIND[a] == MATCH and ACTION_RANK[a] == state.trailed for a in legal_actions(state)):
                 seen.add("caida")
+                if state.rondas[(seat - 1) % n] == state.trailed:
+                    seen.add(f"caida on a ronda {n}")
             if len(state.hands[seat]) == 1 and not any(state.hands[s] for s in others):
                 seen.add("ends hand" if not state.stock else "ends deal")
             seen |= {f"score {mark}" for mark in (30, 38, 39) if mark in state.scores}
-    assert seen >= {"won", "other ronda 2", "other ronda 4", "own ronda 2", "own ronda 4", "caida", "ends hand",
-                    "ends deal", "score 30", "score 38", "score 39"}, seen
+    assert seen >= {"won", "other ronda 2", "other ronda 4", "own ronda 2", "own ronda 4", "caida",
+                    "caida on a ronda 2", "caida on a ronda 4", "ends hand", "ends deal", "score 30", "score 38",
+                    "score 39"}, seen
