@@ -26,7 +26,9 @@ from .layout import (
     PILES,
     R_CARTON_CUTOFF,
     R_LEFTOVER_LAST,
+    R_MATCH_ALL,
     R_PLAYERS,
+    R_SUM_LIMIT,
     RONDAS,
     SCORES,
     TABLE,
@@ -35,7 +37,7 @@ from .layout import (
     TURN,
     WINNER,
 )
-from .moves import KIND, MATCH_KIND, RANK, TRAIL_KIND, legal, outcome, rank_moves
+from .moves import BASE_COUNTS, BASE_LEN, KIND, MATCH_KIND, RANK, SUM_FIRST, SUM_LAST, TRAIL_KIND, legal, outcome
 from .scoring import capture_score, carton_points
 
 (TERM_POINTS, TERM_CARDS, TERM_CARTON, TERM_THREAT, TERM_KEEP, TERM_WON, TERM_LIMPIA, TERM_TABLE_LEFT,
@@ -80,44 +82,58 @@ def round9(x):
 
 
 @njit
-def best_gain(rules, them, counts, rank, caida, on_ronda):
-    """The best a card of `rank` gains the team on `them` points on a table of rank `counts` (agents.expert
-    best_gain)."""
+def _gain(rules, them, total, taken, caida, on_ronda, opp_cards):
+    """What a capture of `taken` table cards gains the next player's team (agents.expert best_gain's loop body)."""
+    c, b, li = capture_score(rules, them, caida, on_ronda, taken == total)
+    pts = c + b + li
+    gain = pts + opp_cards * (taken + 1)
+    if them + pts >= TARGET_SCORE:
+        gain += WIN
+    return gain
+
+
+@njit
+def best_gain(rules, them, counts, total, rank, caida, on_ronda):
+    """The best a card of `rank` gains the team on `them` points on a table of rank `counts` holding `total` cards
+    (agents.expert best_gain over its captures: the match, then the sums that fit). Every capture of a rank takes
+    the same escalera (the run above the rank, which neither a match nor a sum touches), as engine.outcome does."""
     opp_cards = CARD_WEIGHT if them < rules[R_CARTON_CUTOFF] else 0.0
+    run = 0
+    r = rank + 1
+    while r < 10 and counts[r] > 0:
+        run += 1
+        r += 1
     best = 0.0
-    marks = np.zeros(N_ACTIONS, dtype=np.bool_)
-    after = np.empty(10, dtype=np.int32)
-    rank_moves(rank, counts, rules, marks)
-    for a in range(10, N_ACTIONS):
-        if not marks[a]:
+    if counts[rank] > 0:
+        taken = (counts[rank] if rules[R_MATCH_ALL] else 1) + run
+        best = max(best, _gain(rules, them, total, taken, caida, on_ronda, opp_cards))
+    for a in range(SUM_FIRST[rank], SUM_LAST[rank]):
+        if BASE_LEN[a] > rules[R_SUM_LIMIT]:
             continue
-        taken = outcome(counts, a, rules, after)
-        clears = True
-        for r in range(10):
-            if after[r] > 0:
-                clears = False
+        fits = True
+        for q in range(rank):
+            if BASE_COUNTS[a, q] > counts[q]:
+                fits = False
                 break
-        c, b, li = capture_score(rules, them, caida and KIND[a] == MATCH_KIND, on_ronda, clears)
-        pts = c + b + li
-        gain = pts + opp_cards * (taken + 1)
-        if them + pts >= TARGET_SCORE:
-            gain += WIN
-        if gain > best:
-            best = gain
+        if fits:
+            best = max(best, _gain(rules, them, total, BASE_LEN[a] + run, False, on_ronda, opp_cards))
     return best
 
 
 @njit
-def threat(rules, them, my_ronda, counts, trailed, unseen, pool, hand):
+def threat(rules, them, my_ronda, counts, trailed, unseen, pool, hand, scratch):
     """Expected gain of the next player on a table of rank `counts` (agents.expert threat): the best capture per rank
-    it may hold, sorted by (gain, chance) from the highest, each counted where no better one came before."""
-    gains = np.empty(10, dtype=np.float64)
-    probs = np.empty(10, dtype=np.float64)
+    it may hold, sorted by (gain, chance) from the highest, each counted where no better one came before.
+    `scratch`: float64[2, 10], work space."""
+    gains, probs = scratch[0], scratch[1]
+    total = 0
+    for r in range(10):
+        total += counts[r]
     m = 0
     for p in range(10):
         if unseen[p] == 0:
             continue
-        gain = best_gain(rules, them, counts, p, trailed == p, my_ronda == p)
+        gain = best_gain(rules, them, counts, total, p, trailed == p, my_ronda == p)
         if gain > 0:
             prob = P_HOLDS[unseen[p], hand, pool]
             j = m  # insertion, highest (gain, prob) first
@@ -191,6 +207,7 @@ def legal_terms(row, rules, terms, actions):
             last_of_deal = False
     ends_hand = last_of_deal and row[DECK_POS] == DECK_SIZE
     after = np.empty(10, dtype=np.int32)
+    scratch = np.empty((2, 10), dtype=np.float64)
     for k in range(n_legal):
         a = actions[k]
         r = RANK[a]
@@ -210,16 +227,13 @@ def legal_terms(row, rules, terms, actions):
             points = c + b + li
             won = mine + points >= TARGET_SCORE
         if ends_hand and not won:  # the hand's last play: its settlement may win
-            s = np.empty(2, dtype=np.int64)
-            s[0], s[1] = row[SCORES], row[SCORES + 1]
-            s[team] += points
-            pile_cards = np.empty(2, dtype=np.int64)
-            pile_cards[0], pile_cards[1] = row[PILE_LEN], row[PILE_LEN + 1]
-            last = row[LAST_CAPTURER]
+            s0, s1 = row[SCORES] + (points if team == 0 else 0), row[SCORES + 1] + (points if team == 1 else 0)
+            a_cards, b_cards, last = row[PILE_LEN], row[PILE_LEN + 1], row[LAST_CAPTURER]
             if cards:
-                pile_cards[team] += cards
+                a_cards += cards if team == 0 else 0
+                b_cards += cards if team == 1 else 0
                 last = team
-            won = _settles_win(row, rules, team, pile_cards[0], pile_cards[1], left, last, s[0], s[1])
+            won = _settles_win(row, rules, team, a_cards, b_cards, left, last, s0, s1)
         carton = my_card_weight * cards
         if cards and pile < CARTON_CARDS <= pile + cards and mine < cutoff:
             carton += THRESHOLD_BONUS
@@ -248,7 +262,7 @@ def legal_terms(row, rules, terms, actions):
                     same += 1
             if same >= 2:
                 keep = 0.1
-        danger = threat(rules, theirs, my_ronda, after, trailed, unseen, pool, next_hand)
+        danger = threat(rules, theirs, my_ronda, after, trailed, unseen, pool, next_hand, scratch)
         out[TERM_THREAT] = danger
         out[TERM_KEEP] = keep
         out[TERM_VALUE] = points + carton - danger + keep
