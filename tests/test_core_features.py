@@ -22,6 +22,7 @@ from cuarenta_tutor.engine import (
     PRESETS,
     Dealer,
     Rules,
+    apply,
     legal_actions,
     preset,
 )
@@ -32,7 +33,7 @@ CONFIGS.update({f"{option}-{n}": Rules(players=n).with_options(**{option: value}
                                       ("leftover_table_cards", "last_capturer")) for n in (2, 4)})
 STARTS = ((0, 0), (24, 27), (28, 29), (30, 36), (36, 37), (37, 38), (38, 38), (39, 36))
 """Starting scores: the game, and the cut-offs 30 and 38 and the target 40 near."""
-POSITIONS = 300
+POSITIONS = 250
 """Positions per rules set (each game's last position, won, comes on top), a few of them twice: with the trailing seat's
 ronda on the rank it trailed."""
 FIELDS = ("points", "cards", "carton", "threat", "keep", "won", "limpia", "table_left", "value")
@@ -58,6 +59,9 @@ def positions(name: str) -> tuple:
                 found.append(state._replace(rondas=tuple(state.trailed if s == prev else r
                                                          for s, r in enumerate(state.rondas))))
             action = expert.decide(state).action if seats[state.turn] else rng.choice(legal_actions(state))
+            ended = apply(state, action)[0]
+            if ended.hand_no != state.hand_no:  # the next hand awaiting its first deal (a playout's "hand" horizon)
+                found.append(ended)
             state, _ = dealer.play(state, action)
         found.append(state)
     return tuple(found)
@@ -126,7 +130,7 @@ def test_move_terms_equal_the_experts(name):
 def test_the_experts_choice(name):
     """Catches: the tie-break (round to 9 digits, then the higher rank, then the lower id), a one-move position."""
     rules = CONFIGS[name]
-    states = [s for s in positions(name) if not s.is_over]
+    states = [s for s in positions(name) if legal_actions(s)]
     rows = rows_of(states)
     got = np.full(len(states), -2, dtype=np.int32)
     expert_lanes(rows, np.arange(len(states)), rules_array(rules), got)
@@ -157,8 +161,8 @@ def test_the_positions_cover_the_hard_cases():
     for name in CONFIGS:
         for state in positions(name):
             n, seat = state.rules.players, state.turn
-            if state.is_over:
-                seen.add("won")
+            if state.is_over or state.needs_deal:
+                seen.add("won" if state.is_over else "deal due")
                 continue
             others = [s for s in range(n) if s != seat]
             if any(state.rondas[s] >= 0 for s in others):
@@ -172,6 +176,6 @@ def test_the_positions_cover_the_hard_cases():
             if len(state.hands[seat]) == 1 and not any(state.hands[s] for s in others):
                 seen.add("ends hand" if not state.stock else "ends deal")
             seen |= {f"score {mark}" for mark in (30, 38, 39) if mark in state.scores}
-    assert seen >= {"won", "other ronda 2", "other ronda 4", "own ronda 2", "own ronda 4", "caida",
+    assert seen >= {"won", "deal due", "other ronda 2", "other ronda 4", "own ronda 2", "own ronda 4", "caida",
                     "caida on a ronda 2", "caida on a ronda 4", "ends hand", "ends deal", "score 30", "score 38",
                     "score 39"}, seen
