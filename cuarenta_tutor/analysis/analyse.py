@@ -33,7 +33,7 @@ import numpy as np
 
 from ..engine import State, determinize, knows_every_card, legal_actions
 from ..narrator import move_name
-from .playout import Playouts, risks, start_lane
+from .playout import Playouts, play_worlds
 from .values import for_model
 
 Z95 = 1.959964
@@ -199,7 +199,6 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
         agent.observe(state)  # the seat's memory at this position (a no-op if it has already seen it)
         memory = agent.memory
     h0, c0 = memory
-    team = seat & 1
     rng = random.Random(world_seed(state, seat, settings.seed))
     hand_values = None
     if settings.horizon == "hand" and settings.leaf == "table":
@@ -224,20 +223,17 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
             cut = True
             break
         round_started = time.perf_counter()
-        lanes = []
-        for w in range(batch):
-            world = determinize(state, seat, rng)
-            later = rng.randrange(1 << 62)
-            lanes += [start_lane(world.state, world.stock_order, m, a, worlds + w, team, later, playouts.next_hand)
-                      for m, a in enumerate(legal)]
-        playouts.play(lanes, seat, h0, c0)
-        for lane in lanes:
-            values[lane.move].append(100.0 * lane.value)
-            points[lane.move].append(lane.points)
-            table_errors[lane.move].append(100.0 * lane.leaf_se)
-            caida, limpia = risks(lane.reply, team)
-            caidas[lane.move] += caida
-            limpias[lane.move] += limpia
+        drawn, laters = [], []
+        for _ in range(batch):
+            drawn.append(determinize(state, seat, rng))
+            laters.append(rng.randrange(1 << 62))
+        got = play_worlds(playouts, drawn, legal, seat, laters, h0, c0)
+        for m in range(len(legal)):
+            values[m] += (100.0 * got.value[m::len(legal)]).tolist()
+            points[m] += got.points[m::len(legal)].tolist()
+            table_errors[m] += (100.0 * got.leaf_se[m::len(legal)]).tolist()
+            caidas[m] += int(got.caida[m::len(legal)].sum())
+            limpias[m] += int(got.limpia[m::len(legal)].sum())
         worlds += batch
         playing += time.perf_counter() - round_started
         if worlds >= settings.min_worlds and len(legal) > 1 and _clear(np.array(values)):

@@ -12,12 +12,14 @@ so every move of a world meets the same cards.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from ..agents.features import encode_into
+from ..core.layout import DEALER, HAND_NO, SCORES, TURN, WINNER
 from ..encoding import ENCODING_VERSION, N_ACTIONS, SIZES
-from ..engine import Caida, Dealer, Dealt, Limpia, State, legal_actions
+from ..engine import Caida, Dealer, Dealt, Limpia, State, legal_actions, seeded_deck
 
 HORIZONS = ("deal", "hand", "game")
 
@@ -149,6 +151,49 @@ class Playouts:
                     still.append(i)
             open_ = still
 
+    def play_rows(self, lanes: RowLanes, seat: int, h0: np.ndarray, c0: np.ndarray) -> None:
+        """`play` on the compiled core: the same steps, the same network calls and the same numbers, over lane
+        rows (RowLanes) instead of Lane values."""
+        from ..core.encode import encode_lanes
+        from ..core.lanes import advance
+
+        count = len(lanes.rows)
+        if not count:
+            return
+        rules, core_rules, tail = lanes.rules, lanes.core_rules, lanes.tail
+        n = rules.players
+        team = seat & 1
+        hidden = self.hidden
+        h = np.zeros((n, count, hidden), np.float32)
+        c = np.zeros((n, count, hidden), np.float32)
+        h[seat], c[seat] = h0[0, 0], c0[0, 0]
+        lanes.settle(team, self)
+        open_ = np.flatnonzero(np.isnan(lanes.value))
+        while len(open_):
+            rows = len(open_) * n
+            obs = np.zeros((rows, self.width), np.float32)
+            mask = np.ones((rows, N_ACTIONS), dtype=bool)
+            encode_lanes(lanes.rows, open_, core_rules, tail, obs, mask)
+            hb = h[:, open_].transpose(1, 0, 2).reshape(1, rows, hidden)
+            cb = c[:, open_].transpose(1, 0, 2).reshape(1, rows, hidden)
+            probs, values, h_out, c_out = self.run(obs, mask, hb, cb)
+            h[:, open_] = h_out.reshape(len(open_), n, hidden).transpose(1, 0, 2)
+            c[:, open_] = c_out.reshape(len(open_), n, hidden).transpose(1, 0, 2)
+            critic = values.reshape(len(open_), n)[:, seat]
+            done = lanes.at_horizon(open_, self.horizon)
+            lanes.value[open_[done]] = critic[done]
+            going = ~done
+            moving = open_[going]
+            turns = lanes.rows[moving, TURN]
+            actions = np.argmax(probs.reshape(len(open_), n, N_ACTIONS)[np.flatnonzero(going), turns], axis=1)
+            advance(lanes.rows, moving, actions.astype(np.int32), core_rules, team, self.next_hand, False, lanes.plies,
+                    lanes.points, lanes.deals, lanes.caida, lanes.limpia, lanes.await_deck)
+            lanes.deal_new_hands(moving, team)
+            lanes.settle(team, self, moving)
+            long = moving[np.isnan(lanes.value[moving]) & (lanes.plies[moving] >= self.max_plies)]
+            lanes.value[long] = critic[going][np.isin(moving, long)]
+            open_ = moving[np.isnan(lanes.value[moving])]
+
     @staticmethod
     def _at_horizon(lane: Lane, horizon: str) -> bool:
         if horizon == "deal":
@@ -164,6 +209,118 @@ class Playouts:
         elif self.leaf is not None and lane.state.hand_no != lane.hand_no:
             lane.value = float(self.leaf(lane.state, team))
             lane.leaf_se = float(self.leaf_error(lane.state)) if self.leaf_error else 0.0
+
+
+class RowLanes:
+    """Lanes as rows of the compiled core (core/layout.py): lane `w * moves + m` is world w after candidate move m.
+    `value`, `points`, `leaf_se`, `caida`, `limpia`, `plies`, `deals` per lane as Lane has them (`caida`/`limpia`:
+    the other team's first reply made one)."""
+
+    def __init__(self, rows: np.ndarray, rules, seeds):
+        from ..core.encode import rules_tail
+        from ..core.layout import rules_array
+
+        count = len(rows)
+        self.rows, self.rules, self.core_rules = rows, rules, rules_array(rules)
+        self.tail = rules_tail(rules)
+        self.seeds = seeds
+        """The seed of each lane's later hands (as Dealer.for_world has it)."""
+        self.hand0 = rows[:, HAND_NO].copy()
+        self.value = np.full(count, np.nan)
+        self.leaf_se = np.zeros(count)
+        self.points = np.zeros(count, np.int64)
+        self.plies = np.zeros(count, np.int64)
+        self.deals = np.zeros(count, np.int64)
+        self.caida = np.zeros(count, np.bool_)
+        self.limpia = np.zeros(count, np.bool_)
+        self.await_deck = np.zeros(count, np.bool_)
+
+    @classmethod
+    def after_moves(cls, worlds, actions, team: int, seeds, next_hand: bool) -> RowLanes:
+        """Every action played in every world (engine.World), and the deal it brings (start_lane for each)."""
+        from ..core.lanes import advance
+        from ..core.layout import to_row
+
+        moves = len(actions)
+        base = np.stack([to_row(w.state, w.stock_order) for w in worlds])
+        lanes = cls(np.repeat(base, moves, axis=0), worlds[0].state.rules, [s for s in seeds for _ in range(moves)])
+        everyone = np.arange(len(lanes.rows))
+        advance(lanes.rows, everyone, np.tile(np.asarray(actions, np.int32), len(worlds)), lanes.core_rules, team,
+                next_hand, True, lanes.plies, lanes.points, lanes.deals, lanes.caida, lanes.limpia, lanes.await_deck)
+        lanes.deal_new_hands(everyone, team)
+        return lanes
+
+    def deal_new_hands(self, idx: np.ndarray, team: int) -> None:
+        """Deal the first cards of a new hand in the lanes that await them, from each lane's seeded deck."""
+        from ..core.lanes import deal_lanes
+        from ..core.play import set_deck
+
+        waiting = idx[self.await_deck[idx]]
+        if not len(waiting):
+            return
+        for i in waiting:
+            set_deck(self.rows[i], np.asarray(seeded_deck(self.seeds[i], int(self.rows[i, HAND_NO])), np.int32))
+        self.await_deck[waiting] = False
+        deal_lanes(self.rows, waiting, self.core_rules, team, self.points, self.deals)
+
+    def at_horizon(self, idx: np.ndarray, horizon: str) -> np.ndarray:
+        if horizon == "deal":
+            return self.deals[idx] > 0
+        if horizon == "hand":
+            return self.rows[idx, HAND_NO] != self.hand0[idx]
+        return np.zeros(len(idx), np.bool_)
+
+    def settle(self, team: int, playouts: Playouts, idx: np.ndarray | None = None) -> None:
+        """Value the lanes that need no network (Playouts._settle): over, or past the hand with a leaf."""
+        idx = np.arange(len(self.rows)) if idx is None else idx
+        rows = self.rows[idx]
+        over = rows[:, WINNER] >= 0
+        self.value[idx[over]] = (rows[over, WINNER] == team).astype(float)
+        if playouts.leaf is None:
+            return
+        ended = ~over & (rows[:, HAND_NO] != self.hand0[idx])
+        for i in idx[ended]:
+            row = self.rows[i]
+            at = HandEnd((int(row[SCORES]), int(row[SCORES + 1])), int(row[DEALER]))
+            self.value[i] = float(playouts.leaf(at, team))
+            self.leaf_se[i] = float(playouts.leaf_error(at)) if playouts.leaf_error else 0.0
+
+
+def play_worlds(playouts: Playouts, worlds, actions, seat: int, seeds, h0, c0):
+    """Every candidate action played in every world (engine.World) and continued to the horizon, on the compiled
+    core where it serves (core.fast()), else on the Python engine: the lanes' values, points, leaf errors and the
+    other team's first-reply caída and limpia, as arrays in lane order (world-major: lane w * len(actions) + m)."""
+    from .. import core
+
+    team = seat & 1
+    if core.fast():
+        lanes = RowLanes.after_moves(worlds, actions, team, seeds, playouts.next_hand)
+        playouts.play_rows(lanes, seat, h0, c0)
+        return lanes
+    lanes = [start_lane(world.state, world.stock_order, m, a, w, team, seed, playouts.next_hand)
+             for w, (world, seed) in enumerate(zip(worlds, seeds, strict=True)) for m, a in enumerate(actions)]
+    playouts.play(lanes, seat, h0, c0)
+    replies = [risks(lane.reply, team) for lane in lanes]
+    return Outcomes(np.array([lane.value for lane in lanes]), np.array([lane.points for lane in lanes]),
+                    np.array([lane.leaf_se for lane in lanes]), np.array([r[0] for r in replies], bool),
+                    np.array([r[1] for r in replies], bool))
+
+
+class Outcomes(NamedTuple):
+    """What play_worlds gives of its lanes (RowLanes has the same fields)."""
+
+    value: np.ndarray
+    points: np.ndarray
+    leaf_se: np.ndarray
+    caida: np.ndarray
+    limpia: np.ndarray
+
+
+class HandEnd(NamedTuple):
+    """What a leaf reads of a lane at the end of a hand (HandValues.win: the scores and the next dealer)."""
+
+    scores: tuple
+    dealer: int
 
 
 def _points(events, team: int) -> int:

@@ -172,6 +172,7 @@ def validate(positions: int = 40, seed: int = 1, settings: Settings | None = Non
             "flagged": flagged, "false_alarm_rate": round(false_alarms / flagged, 3) if flagged else None,
             "hint_ms_p50": round(float(np.percentile(times, 50)), 1),
             "hint_ms_p95": round(float(np.percentile(times, 95)), 1),
+            "hint_worlds_min": min((r.worlds for r in quick if not r.known), default=None),
             "leaf": quick[0].leaf if quick else None, "settings": settings.to_json(), "reference": reference.to_json()}
 
 

@@ -17,10 +17,12 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import core
+from ..core.layout import DEALER, SCORES, WINNER, to_row
 from ..engine import Dealer, Rules
 from ..engine.rules import TARGET_SCORE
 from ..records import FileError, read_json
-from .playout import Lane, Playouts
+from .playout import Lane, Playouts, RowLanes
 
 
 class HandValues:
@@ -82,19 +84,26 @@ def simulate(agent, rules: Rules, starts: list, hands: int, seed: int) -> list[l
     """Per start (scores, dealer), the outcomes of `hands` hands the agent plays against itself: the
     winning team (an int) or the (scores, next dealer) the hand ended on."""
     rng = random.Random(seed)
-    lanes = []
+    lanes, moves = [], []
     for k, (scores, dealer) in enumerate(starts):
         for _ in range(hands):
             cards = Dealer(rng.randrange(1 << 62))
             state = cards.start(rules, dealer, scores)[0]
             lanes.append(Lane(state, cards, k, 0, hand_no=state.hand_no))
+            moves.append(k)
     playouts = Playouts(agent.run, agent.hidden, "hand", leaf=lambda state, team: 0.5, encoding=agent.encoding)
     zero = np.zeros((1, 1, agent.hidden), np.float32)
-    playouts.play(lanes, 0, zero, zero)
+    if core.fast():
+        rows = np.stack([to_row(lane.state, lane.dealer.next_stock(lane.state)) for lane in lanes])
+        played = RowLanes(rows, rules, [0] * len(rows))
+        playouts.play_rows(played, 0, zero, zero)
+        ends = [(int(r[WINNER]), (int(r[SCORES]), int(r[SCORES + 1])), int(r[DEALER])) for r in played.rows]
+    else:
+        playouts.play(lanes, 0, zero, zero)
+        ends = [(lane.state.winner, tuple(lane.state.scores), lane.state.dealer) for lane in lanes]
     out = [[] for _ in starts]
-    for lane in lanes:
-        s = lane.state
-        out[lane.move].append(s.winner if s.is_over else (tuple(s.scores), s.dealer))
+    for k, (winner, scores, dealer) in zip(moves, ends, strict=True):
+        out[k].append(winner if winner >= 0 else (scores, dealer))
     return out
 
 

@@ -143,7 +143,7 @@ def events_of(events: np.ndarray, count: int, cards: np.ndarray) -> tuple:
     """The engine's events of `count` event rows (`cards`: the step's card buffer, [2, 40] with lengths in column
     0 of each event that uses it, see play.py)."""
     out = []
-    for kind, a, b, c, d, e, f, g in events[:count].tolist():
+    for kind, a, b, c, d, e, f, _ in events[:count].tolist():
         if kind == EV_DEALT:
             out.append(Dealt(a, b, c))
         elif kind == EV_RONDA:

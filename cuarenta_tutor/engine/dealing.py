@@ -59,6 +59,10 @@ class Dealer:
         start = DECK_SIZE - len(state.stock)
         return deck[start:start + min(cards_per_deal(state.rules), len(state.stock))]
 
+    def next_stock(self, state: State) -> tuple:
+        """The order the rest of `state`'s stock will be dealt in."""
+        return self.deck(state.hand_no)[DECK_SIZE - len(state.stock):]
+
     def deal(self, state: State) -> tuple[State, tuple]:
         """Deal the next cards to `state` (which must await a deal): (state, events)."""
         return deal(state, self.next_cards(state))

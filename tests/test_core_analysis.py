@@ -1,0 +1,58 @@
+"""The analysis gives the same numbers on either core (CUARENTA_TUTOR_CORE=python|fast) for the same worlds: every
+horizon, 1 v 1 and 2 v 2, a hand table's leaf and the critic's, across deals and hands."""
+
+import random
+from dataclasses import replace
+
+import pytest
+from helpers import fixed
+
+from cuarenta_tutor import core
+from cuarenta_tutor.agents.onnx_policy import OnnxPolicy
+from cuarenta_tutor.analysis.analyse import analyse
+from cuarenta_tutor.analysis.values import simulate
+from cuarenta_tutor.engine import Dealer, Rules, legal_actions
+from cuarenta_tutor.table import Table
+
+AGENT = OnnxPolicy()
+
+
+def position(players: int, plies: int, seed: int):
+    """A position of the agent playing itself, `plies` plays in, and the memory of the seat on turn there."""
+    agents = [OnnxPolicy() for _ in range(players)]
+    table = Table(Rules(players=players), agents, Dealer(seed))
+    table.start(0)
+    while table.state.plays < plies or len(legal_actions(table.state)) < 2:
+        table.step()
+    return table.state, agents[table.state.turn].memory
+
+
+def both(monkeypatch, state, memory, settings):
+    found = []
+    for name in core.CORES:
+        monkeypatch.setenv("CUARENTA_TUTOR_CORE", name)
+        found.append(analyse(state, AGENT, settings, memory=memory))
+    return found
+
+
+@pytest.mark.parametrize("players, plies, horizon, leaf", [
+    (2, 3, "hand", "table"), (2, 9, "deal", "critic"), (2, 26, "game", "table"), (2, 14, "hand", "critic"),
+    (4, 5, "hand", "table"), (4, 12, "deal", "critic"),
+])
+def test_either_core_gives_the_same_analysis(monkeypatch, players, plies, horizon, leaf):
+    state, memory = position(players, plies, random.Random(plies).randrange(1000))
+    settings = replace(fixed(6), horizon=horizon, leaf=leaf, round_worlds=3)
+    python, fast = both(monkeypatch, state, memory, settings)
+    assert core.fast()
+    assert python.moves == fast.moves
+    assert (python.worlds, python.leaf, python.known) == (fast.worlds, fast.leaf, fast.known)
+
+
+def test_the_hand_tables_simulation_is_the_same_on_either_core(monkeypatch):
+    starts = [((0, 0), 0), ((31, 12), 1), ((36, 37), 0)]
+    found = []
+    for name in core.CORES:
+        monkeypatch.setenv("CUARENTA_TUTOR_CORE", name)
+        found.append(simulate(AGENT, Rules(), starts, 4, seed=5))
+    assert found[0] == found[1]
+    assert any(isinstance(outcome, int) for outcome in found[0][2])  # a hand from 36-37 often ends the game
