@@ -9,6 +9,16 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import pytest  # noqa: E402
 
 
+@pytest.fixture(autouse=True, scope="session")
+def compiled_core():
+    """The compiled core warmed once per test process, before any test: the app warms it in a thread and lets the
+    Python core serve meanwhile (the same numbers, slower: a 5 s cap could then cut an analysis), so a test never
+    races that thread."""
+    from cuarenta_tutor import core
+
+    core.warm()
+
+
 @pytest.fixture(autouse=True)
 def user_data(tmp_path, monkeypatch):
     """Every test gets its own empty user data folder (records, progress)."""

@@ -56,3 +56,20 @@ def test_the_hand_tables_simulation_is_the_same_on_either_core(monkeypatch):
         found.append(simulate(AGENT, Rules(), starts, 4, seed=5))
     assert found[0] == found[1]
     assert any(isinstance(outcome, int) for outcome in found[0][2])  # a hand from 36-37 often ends the game
+
+
+def test_an_unknown_core_is_named_and_the_fast_one_serves(monkeypatch, capsys):
+    from cuarenta_tutor.cli import main
+
+    monkeypatch.setenv("CUARENTA_TUTOR_CORE", "turbo")
+    assert core.chosen() == "fast" and core.fast()
+    main(["stats", "--json"])
+    assert "CUARENTA_TUTOR_CORE must be one of python, fast, not 'turbo'" in capsys.readouterr().err
+
+
+def test_while_another_thread_warms_the_core_the_python_one_serves(monkeypatch):
+    monkeypatch.setitem(core._WARM, "done", False)
+    monkeypatch.setitem(core._WARM, "busy", True)
+    assert not core.fast()
+    monkeypatch.setitem(core._WARM, "busy", False)
+    assert core.fast() and core._WARM["done"]  # nobody warming: it warms (here from the cache) and serves

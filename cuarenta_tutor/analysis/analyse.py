@@ -43,11 +43,11 @@ Z95 = 1.959964
 class Settings:
     """How deep an analysis looks (and the time cap that may cut it short)."""
 
-    worlds: int = 48
+    worlds: int = 256
     """Worlds to sample: a fixed number, the same for every consumer (`STANDARD`)."""
-    round_worlds: int = 24
+    round_worlds: int = 128
     """Worlds per round (a round is one batch of playouts; a cut analysis has whole rounds)."""
-    min_worlds: int = 48
+    min_worlds: int = 256
     """Worlds before the analysis may stop because the best move is clear (`worlds` or more: never, a fixed number)."""
     budget_s: float = 5.0
     """A safety cap in seconds, not a budget to fill: a round that would end past it is not started and the analysis
@@ -81,10 +81,11 @@ class Settings:
 
 STANDARD = Settings()
 """The one analysis of a position (before the model's measured errors are added, calibrate.settings_for): the
-hints, the tutor, the annotation made in play, the review, the drills and `analyse` all use it. 48 worlds in two
-rounds of 24 keep a hint at 0.64-0.74 s median, 1.8-2.0 s p95 on the 2-core machine (64: 0.87 s, 2.3 s; 32: 0.46 s,
-1.1 s; README, Measured); the review's deeper pass (`d`, four times the worlds) is the one thing that looks further.
-A compiled core is to raise it."""
+hints, the tutor, the annotation made in play, the review, the drills and `analyse` all use it. 256 worlds in two
+rounds of 128, on the compiled core (core/): a hint in about half a second median on the 2-core machine, most of it
+the network's batched steps (README, Measured); the review's deeper pass (`d`, four times the worlds) is the one
+thing that looks further. On the Python core (no numba, or while the compiled one warms) the 5 s cap may cut it to
+its first round."""
 INTERACTIVE = STANDARD
 """The settings of hints in play: STANDARD (one value for every consumer)."""
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import errno
 import random
+import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NamedTuple
 
-from .. import coach, records
+from .. import coach, core, records
 from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from ..analysis import verdict
 from ..analysis.calibrate import settings_for
@@ -70,6 +71,14 @@ class Request(NamedTuple):
     """Moves made when it was asked."""
     state: State
     """The position it was asked about."""
+
+
+def warm_core() -> None:
+    """Compile the analysis's core (or load it from the disk cache) in a thread of its own, so the first hint never
+    waits for it: until it is ready the Python core serves, with the same numbers (core.fast). A daemon thread, not a
+    Textual worker: quitting never waits for a compile, and nothing on screen depends on it."""
+    if core.chosen() == "fast" and core.available():
+        threading.Thread(target=core.warm, name="warm-core", daemon=True).start()
 
 
 def available_models() -> list[Path]:

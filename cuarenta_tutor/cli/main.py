@@ -13,6 +13,7 @@ import argparse
 import importlib
 import sys
 
+from .. import core
 from . import home
 from .options import backend_problem
 
@@ -55,6 +56,8 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     command = next((word for word in argv if not word.startswith("-")), "")  # no top-level option takes a value
     args = build_parser(only=command).parse_args(argv)
+    if core.problem():
+        print(f"cuarenta-tutor: {core.problem()}", file=sys.stderr)
     try:
         problem = backend_problem(args)
         if problem:

@@ -15,7 +15,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--seat", type=int, help="the seat whose moves to review (default: the person's, or all)")
     parser.add_argument("--worlds", type=int,
                         help="the deeper pass: every move again in this many worlds, with no time cap (default: the "
-                             "one analysis of the hints and the tutor, 48 worlds, only for the moves not yet analysed "
+                             "one analysis of the hints and the tutor, 256 worlds, only for the moves not yet analysed "
                              "with this model and these settings)")
     parser.add_argument("--model", help="ONNX model (default: the shipped one)")
     parser.add_argument("--jobs", type=int, help="processes that analyse the moves (default: one per core, up to 8; "

@@ -2,26 +2,113 @@
 features, the expert's choice) over arrays of lanes, compiled with numba. The pure-Python engine stays the rules'
 one readable statement and the reference the differential tests hold the core to.
 
-`CUARENTA_TUTOR_CORE=python|fast` picks the core (default fast); `fast()` says whether the compiled one serves.
+`CUARENTA_TUTOR_CORE=python|fast` picks the core (default fast); `fast()` says whether the compiled one serves. It
+compiles on first use (or loads numba's disk cache, jit.py): `warm()`, which the app runs in a worker at start. While
+another thread warms it, `fast()` says no and the Python core serves: the numbers are the same (the differential
+tests), only slower, so compiling never delays the first screen or the first hint.
 """
 
 from __future__ import annotations
 
 import os
+import threading
+import time
 
 from .jit import available
 
 CORES = ("python", "fast")
+_LOCK = threading.Lock()
+_WARM = {"done": False, "busy": False, "seconds": None}
 
 
 def chosen() -> str:
-    """The core asked for by CUARENTA_TUTOR_CORE ("fast" unless it says "python")."""
-    value = os.environ.get("CUARENTA_TUTOR_CORE", "fast").strip().lower() or "fast"
-    if value not in CORES:
-        raise ValueError(f"CUARENTA_TUTOR_CORE must be one of {', '.join(CORES)}, not {value!r}")
-    return value
+    """The core asked for by CUARENTA_TUTOR_CORE ("fast" unless it says "python"; `problem` tells of another value)."""
+    return "python" if _asked() == "python" else "fast"
+
+
+def problem() -> str | None:
+    """What is wrong with CUARENTA_TUTOR_CORE, if anything (the fast core serves then)."""
+    value = _asked()
+    if value in CORES:
+        return None
+    return f"CUARENTA_TUTOR_CORE must be one of {', '.join(CORES)}, not {value!r}: the fast core serves"
+
+
+def _asked() -> str:
+    return os.environ.get("CUARENTA_TUTOR_CORE", "fast").strip().lower() or "fast"
 
 
 def fast() -> bool:
-    """Whether the compiled core serves: asked for and numba installed."""
-    return chosen() == "fast" and available()
+    """Whether the compiled core serves now: asked for, numba installed, and compiled (compiling it here unless
+    another thread is doing so: then not yet)."""
+    if chosen() != "fast" or not available():
+        return False
+    if _WARM["done"]:
+        return True
+    if _WARM["busy"]:
+        return False
+    warm()
+    return True
+
+
+def warm() -> float:
+    """Compile every compiled function the analysis calls (or load them from the disk cache), once per process;
+    returns the seconds it took (0 when already done). Processes that warm at once take turns (a file lock), so the
+    second loads what the first compiled."""
+    with _LOCK:
+        if _WARM["done"] or _WARM["busy"]:
+            return 0.0
+        _WARM["busy"] = True
+    started = time.perf_counter()
+    try:
+        from .jit import cache_dir
+
+        with _file_lock(cache_dir() / "warm.lock"):
+            _exercise()
+    finally:
+        _WARM["seconds"] = time.perf_counter() - started
+        _WARM["done"], _WARM["busy"] = True, False
+    return _WARM["seconds"]
+
+
+class _file_lock:
+    """An exclusive lock on a file while inside (none where fcntl is missing)."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __enter__(self):
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not on Linux or macOS
+            self.file = None
+            return self
+        self.file = open(self.path, "a")  # noqa: SIM115 - held until __exit__
+        fcntl.flock(self.file, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        if self.file is not None:
+            self.file.close()  # closing releases the lock
+
+
+def _exercise() -> None:
+    """Call each compiled entry point once, with the argument types its callers use (empty batches: compiling is
+    the point)."""
+    import numpy as np
+
+    from ..engine import Rules
+    from .encode import encode_lanes, rules_tail
+    from .lanes import advance, deal_lanes
+    from .layout import WIDTH, rules_array
+    from .play import set_deck
+
+    rules = Rules()
+    core_rules = rules_array(rules)
+    rows = np.zeros((1, WIDTH), np.int32)
+    none = np.zeros(0, np.int64)
+    counts, flags = np.zeros(1, np.int64), np.zeros(1, np.bool_)
+    advance(rows, none, np.zeros(0, np.int32), core_rules, 0, True, True, counts, counts, counts, flags, flags, flags)
+    deal_lanes(rows, none, core_rules, 0, counts, counts)
+    set_deck(rows[0], np.arange(40, dtype=np.int32))
+    encode_lanes(rows, none, core_rules, rules_tail(rules), np.zeros((0, 636), np.float32), np.zeros((0, 53), np.bool_))

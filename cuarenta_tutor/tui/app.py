@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Markdown
 
 from ..app import files
-from ..app.session import GameSession
+from ..app.session import GameSession, warm_core
 from .home import HomeScreen, NewGame
 from .play import PlayScreen
 from .review import ReviewGame, ReviewList
@@ -79,6 +79,7 @@ class CuarentaApp(App):
 
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())
+        warm_core()
         for problem in self.settings_problems:
             self.notify(problem, title="Your settings", severity="warning", timeout=12, markup=False)
         if self.start == "play":
