@@ -117,9 +117,9 @@ def test_bench_train_reports_steps_per_second(tmp_path, capsys):
     from cuarenta_tutor.cli import main
 
     assert main(["bench", "train", "--config", str(config), "--steps", "64"]) == 2  # refused before it trains
-    assert "too few: at least 128 steps" in capsys.readouterr().out
+    assert "too few: at least 128 steps" in capsys.readouterr().err
     assert main(["bench", "train", "--config", str(tmp_path / "nope.json")]) == 2
-    assert "nope.json" in capsys.readouterr().out
+    assert "nope.json" in capsys.readouterr().err
 
 
 def test_version_is_the_same_from_python_m_and_the_installed_command():
@@ -204,7 +204,7 @@ def test_the_reviews_worlds_are_refused_below_two_before_the_app_starts(tmp_path
     from cuarenta_tutor.cli import main
 
     assert main(["review", str(tmp_path / "game.json"), "--worlds", "1"]) == 2
-    assert "--worlds must be 2 or more" in capsys.readouterr().err
+    assert "argument --worlds: must be a whole number from 2 to" in capsys.readouterr().err
 
 
 def test_help_imports_no_subcommand_s_work_nor_the_version():

@@ -180,7 +180,7 @@ def test_calibrated_export_rescales_the_value_and_keeps_parity(tiny_model, tmp_p
 
 @pytest.mark.parametrize("bad, says", [
     (dict(pool={"champion": 1.0}), "unknown opponent kind"), (dict(rules="chess"), "unknown rules preset"),
-    (dict(workers=0), "workers must be at least 1"), (dict(pool={"self": 0.0}), "pool needs"),
+    (dict(workers=0), "workers must be from 1 to 256, not 0"), (dict(pool={"self": 0.0}), "pool needs"),
     (dict(num_envs=2, num_minibatches=8), "num_minibatches"), (dict(mix={"standard/3": 1.0}), "preset/4"),
     (dict(mix={"chess/4": 1.0}), "unknown rules preset"), (dict(mix={"standard": -1.0}), "mix needs"),
 ])

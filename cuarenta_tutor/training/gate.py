@@ -6,9 +6,10 @@ never copied over the model it failed to beat.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
+
+from .recalibrate import read_card
 
 GATE_SEED = 31_000
 """Seed of the gate's deals: other seeds than the evaluations during training and the reported arenas."""
@@ -38,7 +39,7 @@ def gate(candidate, previous, games: int, seed: int = GATE_SEED, jobs: int = 1, 
 def record(card_path, result: dict) -> None:
     """Add a gate's result to a model card (JSON beside the model), keeping the gates before it."""
     path = Path(card_path)
-    card = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    card = read_card(path) if path.exists() else {}
     card.setdefault("gates", []).append(result)
     from ..records import write_card
 
@@ -50,7 +51,7 @@ def promote(candidate, destination) -> bool:
     the candidate's card says its last gate rejected it."""
     candidate, destination = Path(candidate), Path(destination)
     card = candidate.with_suffix(".json")
-    gates = json.loads(card.read_text(encoding="utf-8")).get("gates", []) if card.exists() else []
+    gates = read_card(card).get("gates", []) if card.exists() else []
     if not gates or not gates[-1]["accepted"]:
         return False
     shutil.copyfile(candidate, destination)

@@ -13,6 +13,7 @@ table at the hand's end, so neither reads the value head that changed.
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -53,16 +54,9 @@ def rescale(model, out, a2: float, b2: float, note: str) -> tuple[float, float]:
     for key, value in (("value_calibration", f"{new[0]:.6f},{new[1]:.6f}"), ("value_recalibration", note)):
         entry = meta.get(key) or proto.metadata_props.add()
         entry.key, entry.value = key, value
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".tmp.onnx")
-    onnx.save(proto, str(tmp))
-    try:
+    with model_written(out) as tmp:
+        onnx.save(proto, str(tmp))
         check_same_policy(model, tmp, a2, b2)
-    except Exception:
-        tmp.unlink(missing_ok=True)
-        raise
-    tmp.replace(out)
     return new
 
 
@@ -87,6 +81,20 @@ def check_same_policy(before, after, a2: float, b2: float, steps: int = 30, seed
         if not np.allclose(v2, expected, atol=1e-4):
             raise ModelError("the recalibrated model's value is not the rescaled original: not written")
         h, c = h1, c1
+
+
+@contextmanager
+def model_written(out):
+    """The file to write the model `out` through (OUT.tmp.onnx): it replaces `out` when the block ends, and is
+    removed when the block fails, so a failed export or recalibration leaves nothing beside `out`."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp.onnx")
+    try:
+        yield tmp
+        tmp.replace(out)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def carry_sidecar(model, out, model_sha: str, why: str = "only the value's scaling changed (recalibrate.py)") -> bool:
@@ -136,12 +144,34 @@ def recalibrate(model, out, games: int = 4000, seed: int = 777, jobs: int = 2) -
     return fit
 
 
+def read_card(path) -> dict:
+    """A model card (a JSON object); ModelError in one line for one that is not a regular file, too big, not JSON
+    or not an object, before anything is written from it."""
+    path = Path(path)
+    if not path.is_file() or path.stat().st_size > MAX_CARD_BYTES:
+        raise ModelError(f"the model card {path} is not a regular file of at most {MAX_CARD_BYTES} bytes; move it "
+                         f"aside (the model works without it)")
+    try:
+        card = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise ModelError(f"the model card {path} cannot be read ({err}); move it aside (the model works without "
+                         f"it)") from None
+    if not isinstance(card, dict):
+        raise ModelError(f"the model card {path} is a JSON {type(card).__name__}, not an object; move it aside (the "
+                         f"model works without it)")
+    return card
+
+
+MAX_CARD_BYTES = 1 << 20
+"""The largest model card read (the shipped one is a few kilobytes)."""
+
+
 def carry_card(model, out, key: str, change: dict, **fields) -> None:
     """Write `model`'s card (where it has one) beside `out` with `out`'s sha256 and size, `fields` replaced and
     `change` under training.`key`."""
     source = Path(model).with_suffix(".json")
     if source.exists():
-        card = json.loads(source.read_text(encoding="utf-8"))
+        card = read_card(source)
         card.update(sha256=file_sha256(out), size_bytes=Path(out).stat().st_size, **fields)
         card.setdefault("training", {})[key] = change
         write_card(Path(out).with_suffix(".json"), card)
@@ -169,10 +199,8 @@ def reencode(model, out, version: int) -> dict:
     meta["encoding_version"].value = str(version)
     model_sha = file_sha256(model)
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".tmp.onnx")
-    onnx.save(proto, str(tmp))
-    tmp.replace(out)
+    with model_written(out) as tmp:
+        onnx.save(proto, str(tmp))
     carry_sidecar(model, out, model_sha, why=f"only the encoding version changed ({before} to {version})")
     change = {"from": before, "to": version, "from_sha256": model_sha,
               "command": f"cuarenta-tutor export {model} --out {out} --encoding {version}"}
