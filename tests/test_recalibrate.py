@@ -138,3 +138,20 @@ def test_export_gives_a_model_another_encoding_of_its_size_and_refuses_another_s
     assert main(["export", str(gens / "gen1.onnx"), "--out", str(tmp_path / "no.onnx"), "--encoding", "4"]) == 1
     assert "not 4: a different size needs training" in capsys.readouterr().err
     assert not (tmp_path / "no.onnx").exists()
+
+
+@pytest.mark.parametrize("damage, words", [
+    ("model", "is not a usable ONNX model"), ("card", "is a JSON list, not an object"),
+])
+def test_export_of_a_damaged_model_or_card_is_refused_before_any_work(tmp_path, damage, words, capsys):
+    model = shipped_copy(tmp_path)
+    if damage == "model":
+        model.write_bytes(b"garbage")
+    else:
+        model.with_suffix(".json").write_text("[1, 2]")
+    out = tmp_path / "out" / "new.onnx"
+    for flags in (["--encoding", "3"], ["--calibrate", "2"]):
+        assert main(["export", str(model), "--out", str(out), *flags]) == 2
+        err = capsys.readouterr().err
+        assert words in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "out").exists()
