@@ -23,7 +23,7 @@ from pathlib import Path
 from . import records
 from .agents import POLICY_NAMES as AGENT_NAMES
 from .agents import AgentSpec, make_policy, parse_agent
-from .agents.search import SearchPolicy
+from .agents.search import MAX_WORLDS, SearchPolicy
 from .records import LEVELS as LEVELS  # the one list (the settings file is checked against it), here by name
 from .table import Decision, Policy
 
@@ -134,8 +134,8 @@ def parse(spec: str | PlayerSpec, model=None) -> PlayerSpec:
         network = AgentSpec("onnx", spec, path=model, eps=BEGINNER_EPS if name == "beginner" else 0.0)
         return PlayerSpec(spec, level=name, agent=network, model=model)
     if name == "strong":
-        if arg and not arg.isdigit():
-            raise ValueError(f"strong takes a number of worlds, as in strong:64, not {arg!r}")
+        if arg and not (arg.isdigit() and 1 <= int(arg) <= MAX_WORLDS):
+            raise ValueError(f"strong takes a number of worlds, 1 to {MAX_WORLDS}, as in strong:64, not {arg!r}")
         return PlayerSpec(spec, level="strong", worlds=int(arg) if arg else None, model=model)
     if name == "adaptive":
         raise ValueError("adaptive is a level for a person's games (it moves with their results); in the arena "

@@ -1,11 +1,13 @@
 """The `cuarenta-tutor` command: benchmarks, help, and clear refusals of bad input."""
 
+import importlib.util
 import json
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 from helpers import HANG
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,9 +119,9 @@ def test_bench_train_reports_steps_per_second(tmp_path, capsys):
     from cuarenta_tutor.cli import main
 
     assert main(["bench", "train", "--config", str(config), "--steps", "64"]) == 2  # refused before it trains
-    assert "too few: at least 128 steps" in capsys.readouterr().out
+    assert "too few: at least 128 steps" in capsys.readouterr().err
     assert main(["bench", "train", "--config", str(tmp_path / "nope.json")]) == 2
-    assert "nope.json" in capsys.readouterr().out
+    assert "nope.json" in capsys.readouterr().err
 
 
 def test_version_is_the_same_from_python_m_and_the_installed_command():
@@ -204,7 +206,7 @@ def test_the_reviews_worlds_are_refused_below_two_before_the_app_starts(tmp_path
     from cuarenta_tutor.cli import main
 
     assert main(["review", str(tmp_path / "game.json"), "--worlds", "1"]) == 2
-    assert "--worlds must be 2 or more" in capsys.readouterr().err
+    assert "argument --worlds: must be a whole number from 2 to" in capsys.readouterr().err
 
 
 def test_help_imports_no_subcommand_s_work_nor_the_version():
@@ -282,3 +284,71 @@ def test_choices_are_imported_from_where_they_are_defined():
     assert rules_help.rules == "standard"
     out = cli("play", "--help")
     assert all(name in out.stdout for name in PRESETS)
+
+
+BAD_ARGUMENTS = [  # (command line, the argument the line must name); in the test's cwd FILE is a file, DIR a folder,
+    # g.json a saved game
+    (("play", "--seed", "-1"), "--seed"), (("play", "--seed", "x"), "--seed"), (("play", "--dealer", "9"), "--dealer"),
+    (("review", "g.json", "--worlds", "1000000000000"), "--worlds"), (("review", "--seat", "4"), "--seat"),
+    (("review", "g.json", "--jobs", "100000"), "--jobs"),
+    (("analyse", "g.json", "--worlds", "1000000000000"), "--worlds"), (("analyse", "g.json", "--ply", "0"), "--ply"),
+    (("analyse", "g.json", "--jobs", "x"), "--jobs"), (("analyse", "g.json", "--seed", "1.5"), "--seed"),
+    (("arena", "random", "greedy", "--games", "3"), "--games"),
+    (("arena", "random", "greedy", "--games", "10000000"), "--games"),
+    (("arena", "random", "greedy", "--jobs", "100000"), "--jobs"),
+    (("arena", "random", "greedy", "--records", "FILE"), "--records"),
+    (("arena", "strong:1000000000000", "greedy", "--games", "2"), "strong"),
+    (("arena", "search:1000000000000", "greedy", "--games", "2"), "search"),
+    (("train", "--steps", "0"), "--steps"), (("train", "--workers", "x"), "--workers"),
+    (("train", "--gate", "3"), "--gate"), (("train", "--out", "FILE"), "--out"),
+    (("train", "--out", "FILE/run"), "--out"), (("train", "--config", "DIR"), "--config"),
+    (("train", "--gate", "2", "--promote", "DIR"), "--promote"),
+    (("search-games", "--out", "s", "--games", "0"), "--games"),
+    (("search-games", "--out", "s", "--games", "1", "--share", "nan"), "--share"),
+    (("search-games", "--out", "s", "--games", "1", "--temperature", "-1"), "--temperature"),
+    (("search-games", "--out", "FILE", "--games", "1"), "--out"),
+    (("export", "x.pt", "--calibrate", "-1"), "--calibrate"), (("export", "x.onnx", "--encoding", "9"), "--encoding"),
+    (("export", "x.pt", "--out", "DIR"), "--out"), (("export", "x.pt", "--out", "FILE/x.onnx"), "--out"),
+    (("bench", "engine", "--games", "0"), "--games"), (("bench", "train", "--steps", "x"), "--steps"),
+    (("bench", "analysis", "--reference-worlds", "1000000"), "--reference-worlds"),
+    (("bench", "agent", "--positions", "-1"), "--positions"), (("bench", "bots", "--seed", "-3"), "--seed"),
+    (("drills", "--level", "9"), "--level"), (("lessons", "3"), "3"), (("stats", "--json", "x"), "x"),
+]
+
+
+@pytest.mark.parametrize("argv, names", BAD_ARGUMENTS, ids=[" ".join(a) for a, _ in BAD_ARGUMENTS])
+def test_every_command_refuses_bad_arguments_in_one_line_and_writes_nothing(argv, names, tmp_path, user_data,
+                                                                            monkeypatch, capsys):
+    from cuarenta_tutor import records
+    from cuarenta_tutor.cli import main
+    from cuarenta_tutor.engine import Rules
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "FILE").write_text("a file\n")
+    (tmp_path / "DIR").mkdir()
+    records.save(records.new_record(Rules(), 5, 0, [("greedy", "A"), ("greedy", "B")]), path=tmp_path / "g.json")
+    before = sorted(tmp_path.rglob("*"))
+    assert main(list(argv)) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("cuarenta-tutor"), err
+    assert names in err and "Traceback" not in err
+    assert sorted(tmp_path.rglob("*")) == before and not user_data.exists()  # nothing written, no data folder made
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs the distributed extra")
+def test_a_ray_address_where_nothing_answers_is_refused_before_any_work(tmp_path, capsys):
+    import socket
+
+    from cuarenta_tutor.cli import main
+
+    with socket.socket() as free:  # a local port nobody listens on once this closes: refused at once
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    for address, words in ((f"127.0.0.1:{port}", f"no Ray cluster answers at 127.0.0.1:{port} (gave up after"),
+                           ("nowhere", "is not HOST:PORT")):
+        argv = ["arena", "random", "greedy", "--games", "2", "--backend", "ray", "--address", address, "--records",
+                str(tmp_path / "games")]
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert words in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "games").exists()

@@ -82,3 +82,10 @@ def test_openspiels_ismcts_plays_in_our_arena(capsys):
     assert {k: v for k, v in runs[0].items() if "ms" not in k} == {k: v for k, v in runs[1].items() if "ms" not in k}
     with pytest.raises(ValueError, match="ismcts or ismcts:SIMS"):
         make_policy("openspiel:mcts")
+
+
+@pytest.mark.parametrize("max_hands", [0, -1, 10**9])
+def test_a_game_of_no_hands_or_without_end_is_refused(max_hands):
+    with pytest.raises(ValueError, match=f"max_hands must be 1 to 10000, not {max_hands}"):
+        pyspiel.load_game(openspiel.NAME, {"max_hands": max_hands})
+    assert pyspiel.load_game(openspiel.NAME, {"max_hands": 1}).max_game_length() > 1

@@ -148,10 +148,27 @@ def test_export_refuses_a_card_that_is_a_link_before_writing_and_says_when_the_m
     source, out = tmp_path / "gen6.onnx", tmp_path / "gen6-v4.onnx"
     shutil.copy(gens / "gen6.onnx", source)
     source.with_suffix(".json").symlink_to(gens / "gen6.json")  # someone else's file: not followed, not copied
-    assert main(["export", str(source), "--out", str(out), "--encoding", "4"]) == 1
+    assert main(["export", str(source), "--out", str(out), "--encoding", "4"]) == 2
     assert "is a symbolic link" in capsys.readouterr().err
     assert not out.exists() and not out.with_suffix(".json").exists()
     source.with_suffix(".json").unlink()  # no card and no sidecar: the model is written, and said uncalibrated
     assert main(["export", str(source), "--out", str(out), "--encoding", "4"]) == 0
     said = capsys.readouterr().out
     assert "has no analysis sidecar" in said and f"cuarenta_tutor.analysis.calibrate --model {out}" in said
+
+
+@pytest.mark.parametrize("damage, words", [
+    ("model", "is not a usable ONNX model"), ("card", "not a list"),
+])
+def test_export_of_a_damaged_model_or_card_is_refused_before_any_work(tmp_path, damage, words, capsys):
+    model = shipped_copy(tmp_path)
+    if damage == "model":
+        model.write_bytes(b"garbage")
+    else:
+        model.with_suffix(".json").write_text("[1, 2]")
+    out = tmp_path / "out" / "new.onnx"
+    for flags in (["--encoding", "3"], ["--calibrate", "2"]):
+        assert main(["export", str(model), "--out", str(out), *flags]) == 2
+        err = capsys.readouterr().err
+        assert words in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "out").exists()

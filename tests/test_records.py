@@ -381,3 +381,19 @@ def test_temp_files_of_saves_cut_short_are_cleaned_up_but_a_fresh_one_is_left(tm
     os.utime(old, (0, 0))  # left by a kill long ago
     assert records.clean_leftovers(tmp_path) == [old]
     assert not old.exists() and fresh.exists() and saved.exists()  # a save in progress is left alone
+
+
+@pytest.mark.parametrize("ply, ok", [(0, True), ("all", True), ("past", False), (10 ** 9, False), (-1, False)])
+def test_a_takeback_is_at_a_ply_of_the_game(tmp_path, finished, ply, ok):
+    record, _ = finished
+    data = records.to_json(record)
+    played = len(data["moves"])
+    ply = {"all": played, "past": played + 1}.get(ply, ply)
+    data["takebacks"] = [{"ply": ply, "moves": []}]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data))
+    if ok:
+        assert records.load(path).takebacks[0]["ply"] == ply
+    else:
+        with pytest.raises(records.RecordError, match="takebacks is not a list of"):
+            records.load(path)

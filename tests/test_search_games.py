@@ -112,7 +112,7 @@ def test_search_games_command_plays_and_train_refuses_distill_without_data(tmp_p
     from cuarenta_tutor.cli import main  # the refusals in this process: an uncaught exception would still fail them
 
     assert main(["search-games", "--out", str(tmp_path / "h"), "--games", "10", "--share", "2"]) == 2
-    assert "share between 0 and 1" in capsys.readouterr().err
+    assert "argument --share: must be a number from 0 to 1" in capsys.readouterr().err
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"distill_coef": 1.0}))
     assert main(["train", "--config", str(config), "--out", str(tmp_path / "run")]) == 2

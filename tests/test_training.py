@@ -180,9 +180,13 @@ def test_calibrated_export_rescales_the_value_and_keeps_parity(tiny_model, tmp_p
 
 @pytest.mark.parametrize("bad, says", [
     (dict(pool={"champion": 1.0}), "unknown opponent kind"), (dict(rules="chess"), "unknown rules preset"),
-    (dict(workers=0), "workers must be at least 1"), (dict(pool={"self": 0.0}), "pool needs"),
+    (dict(workers=0), "workers must be from 1 to 256, not 0"), (dict(pool={"self": 0.0}), "pool needs"),
     (dict(num_envs=2, num_minibatches=8), "num_minibatches"), (dict(mix={"standard/3": 1.0}), "preset/4"),
     (dict(mix={"chess/4": 1.0}), "unknown rules preset"), (dict(mix={"standard": -1.0}), "mix needs"),
+    (dict(lr=-1.0), "lr must be above 0 and at most 1, not -1.0"), (dict(lr=float("nan")), "lr must be above 0"),
+    (dict(hidden=0), "hidden must be from 1 to 4096, not 0"), (dict(feature=-5), "feature must be from 1"),
+    (dict(gamma=2.0), "gamma must be from 0 to 1"), (dict(clip_coef=0.0), "clip_coef must be above 0"),
+    (dict(pool={"self": float("nan")}), "weights must be finite"), (dict(total_steps=10**12), "total_steps must be"),
 ])
 def test_bad_training_settings_are_refused_before_training(bad, says):
     with pytest.raises(ValueError, match=says):
@@ -360,3 +364,44 @@ def test_the_card_reproduces_each_arena_with_its_rules_and_players_and_keeps_the
               "generations": generations(first)}
     assert [g["sha256"] for g in generations(second)] == ["a", "b"]
     assert generations(second)[1]["gates"] == [{"accepted": True}] and generations(None) == []
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"bogus": 1}, "unknown config field(s): bogus"), ({"hidden": -3}, "hidden must be from 1 to 4096, not -3"),
+    ({"lr": -0.5}, "lr must be above 0"), (None, "weights that are not numbers"),
+])
+def test_export_refuses_a_checkpoint_with_a_bad_config_or_weights_in_one_line(tiny_model, tmp_path, change, words,
+                                                                               capsys):
+    checkpoint, _ = tiny_model
+    ckpt = torch.load(checkpoint, weights_only=True)
+    if change is None:  # a run that diverged
+        next(iter(ckpt["model"].values())).fill_(float("nan"))
+    else:
+        ckpt["config"].update(change)
+    damaged = tmp_path / "damaged.pt"
+    torch.save(ckpt, damaged)
+    out = tmp_path / "models" / "x.onnx"
+    assert main(["export", str(damaged), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert words in err and str(damaged) in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "models").exists()
+
+
+def test_a_failed_export_leaves_nothing_beside_its_file(tiny_model, tmp_path):
+    checkpoint, _ = tiny_model
+    out = tmp_path / "taken.onnx"
+    (out / "inside").mkdir(parents=True)  # a folder in the file's place: the last step, the rename, fails
+    with pytest.raises(OSError):
+        export(checkpoint, out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken.onnx"]
+
+
+def test_train_loads_the_gates_model_before_it_trains(tmp_path, capsys):
+    garbage = tmp_path / "garbage.onnx"
+    garbage.write_bytes(b"not a model")
+    run = tmp_path / "run"
+    assert main(["train", "--steps", "64", "--workers", "1", "--out", str(run), "--gate", "2", "--gate-against",
+                 str(garbage)]) == 2
+    err = capsys.readouterr().err
+    assert "garbage.onnx is not a usable ONNX model" in err and len(err.strip().splitlines()) == 1, err
+    assert not run.exists()

@@ -59,7 +59,7 @@ def parse_agent(spec: str) -> AgentSpec:
     if name in ("random", "greedy", "expert") and not arg:
         return AgentSpec(name, text)
     if name == "search":
-        from .search import SearchPolicy
+        from .search import MAX_WORLDS, SearchPolicy
 
         count, *options = arg.split("@")
         solves = [o.removeprefix("solve=") for o in options if o.startswith("solve=")]
@@ -69,10 +69,12 @@ def parse_agent(spec: str) -> AgentSpec:
                 raise ValueError
             solve = int(solves[0]) if solves else 0
             samples = int(count) if count else SearchPolicy.DEFAULT_SAMPLES
+            if not 1 <= samples <= MAX_WORLDS or solve < 0:
+                raise ValueError
         except ValueError:
-            raise ValueError(f"search takes a number of sampled deals, @infer (worlds weighted by the other "
-                             f"seats' plays), @carton (piles valued by the cartón they lead to) and @solve=K "
-                             f"(the deal's last K cards solved exactly), as in search:200 or "
+            raise ValueError(f"search takes a number of sampled deals (1 to {MAX_WORLDS}), @infer (worlds weighted "
+                             f"by the other seats' plays), @carton (piles valued by the cartón they lead to) and "
+                             f"@solve=K (the deal's last K cards solved exactly), as in search:200 or "
                              f"search:48@infer@carton@solve=6, not {arg!r}") from None
         return AgentSpec("search", text, samples, "infer" in flags, "carton" in flags, solve)
     if name == "onnx":

@@ -30,6 +30,10 @@ from .carton import ExpectedCarton
 from .expert import ExpertPolicy, move_values
 from .known import WIN_OUTCOME, deal_outcome
 
+MAX_WORLDS = 10_000
+"""The most sampled worlds a move is judged in (a search, an analysis, a level): at tens of milliseconds a world,
+minutes a position, where more would run without end in any useful sense."""
+
 
 class SearchPolicy(BasePolicy):
     """PIMC with `samples` sampled worlds per decision, expert playouts to the end of the deal or hand."""
@@ -42,8 +46,8 @@ class SearchPolicy(BasePolicy):
         if horizon not in ("deal", "hand"):
             raise ValueError("horizon must be 'deal' or 'hand'")
         self.horizon = horizon
-        if samples < 1:
-            raise ValueError("search needs at least one sampled deal")
+        if not 1 <= samples <= MAX_WORLDS:
+            raise ValueError(f"search needs 1 to {MAX_WORLDS} sampled deals, not {samples}")
         self.samples = samples
         options = ("@infer" if infer else "") + ("@carton" if carton else "") + (f"@solve={solve}" if solve else "")
         self.name = f"search:{samples}{options}"

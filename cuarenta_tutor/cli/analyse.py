@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from .options import JOBS, SEED, seat, whole, worlds
+
 NAME = "analyse"
 HELP = "analyse the positions of a saved game in sampled worlds"
 DESCRIPTION = ("Every legal move of a position valued from the mover's view: the cards it cannot see are redrawn in "
@@ -14,16 +16,16 @@ DESCRIPTION = ("Every legal move of a position valued from the mover's view: the
 
 def add_arguments(parser) -> None:
     parser.add_argument("game", help="a saved game file")
-    parser.add_argument("--ply", type=int, help="only the position before move N (1 = the first move)")
-    parser.add_argument("--seat", type=int, help="the seat whose moves to analyse (default: the person's, or all)")
-    parser.add_argument("--worlds", type=int,
-                        help="sampled worlds per position, with no time cap (default: the one analysis the hints, the "
-                             "tutor, the review and the drills show, analysis.STANDARD)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds, mixed with what the seat "
+    parser.add_argument("--ply", type=whole(1, 10**6), help="only the position before move N (1 = the first move)")
+    parser.add_argument("--seat", type=seat(), help="the seat whose moves to analyse (default: the person's, or all)")
+    parser.add_argument("--worlds", type=worlds(),
+                        help="sampled worlds per position (2 or more), with no time cap (default: the one analysis "
+                             "the hints, the tutor, the review and the drills show, analysis.STANDARD)")
+    parser.add_argument("--seed", type=SEED, default=0, help="seed of the sampled worlds, mixed with what the seat "
                                                              "knows of the position (default 0)")
     parser.add_argument("--model", help="ONNX model (default: the shipped one)")
     parser.add_argument("--json", action="store_true", help="one JSON object per position, one per line")
-    parser.add_argument("--jobs", type=int, help="processes (default: one per core, up to 8; the same results with "
+    parser.add_argument("--jobs", type=JOBS, help="processes (default: one per core, up to 8; the same results with "
                                                  "any number)")
 
 
@@ -42,9 +44,6 @@ def run(args) -> int:
     from ..coach import review_settings
     from ..progressbar import progress_bar
 
-    if (args.worlds is not None and args.worlds < 2) or (args.jobs is not None and args.jobs < 1):
-        print("cuarenta-tutor analyse: --worlds must be 2 or more, --jobs 1 or more", file=sys.stderr)
-        return 2
     try:
         record = records.load(args.game)
         if args.ply is not None and not 1 <= args.ply <= len(record.moves):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .options import add_backend_options
+from .options import JOBS, MAX_GAMES, SEED, add_backend_options, folder_to_write, whole
 
 NAME = "arena"
 HELP = "duplicate-deal match between two policies"
@@ -21,10 +21,11 @@ def add_arguments(parser) -> None:
 
     parser.add_argument("a", help="policy A (the one reported on)")
     parser.add_argument("b", help="policy B")
-    parser.add_argument("--games", type=int, default=200, help="games to play, even (default 200)")
-    parser.add_argument("--jobs", type=int, help="worker processes (default 1); with --backend ray, the CPUs of the "
+    parser.add_argument("--games", type=whole(2, MAX_GAMES, even=True), default=200,
+                        help=f"games to play, even, up to {MAX_GAMES} (default 200)")
+    parser.add_argument("--jobs", type=JOBS, help="worker processes (default 1); with --backend ray, the CPUs of the "
                                                  "local Ray instance (default: all cores)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first deal pair (default 0)")
+    parser.add_argument("--seed", type=SEED, default=0, help="seed of the first deal pair (default 0)")
     parser.add_argument("--rules", default="standard", help="rules preset (default standard)")
     parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2,
                         help="2 (1 v 1) or 4 (2 v 2, A in seats 0 and 2; default 2)")
@@ -32,7 +33,7 @@ def add_arguments(parser) -> None:
                         help="reliability table and calibration error of reported values")
     parser.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     add_backend_options(parser, "the games are played")
-    parser.add_argument("--records", metavar="DIR",
+    parser.add_argument("--records", metavar="DIR", type=folder_to_write,
                         help="also save every game as a game record in DIR (to analyse or review it)")
 
 

@@ -6,21 +6,22 @@ from __future__ import annotations
 import json
 import sys
 
-from .options import add_backend_options
+from .options import JOBS, MAX_GAMES, MAX_POSITIONS, SEED, add_backend_options, settings_file, whole, worlds
 
 NAME = "bench"
 HELP = "benchmarks that print figures"
-COUNTS = ("games", "positions", "moves", "steps", "envs", "workers", "threads", "jobs")
-"""The options that count something: each must be 1 or more."""
 
 
 def add_arguments(parser) -> None:
     from ..engine import PLAYER_COUNTS
+    from ..training import MAX_STEPS
+
+    positions = whole(1, MAX_POSITIONS)
 
     targets = parser.add_subparsers(dest="target", required=True)
     engine = targets.add_parser("engine", help="random-vs-random games through the rules engine")
-    engine.add_argument("--games", type=int, default=2000, help="random-vs-random games (default 2000)")
-    engine.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    engine.add_argument("--games", type=whole(1, MAX_GAMES), default=2000, help="random-vs-random games (default 2000)")
+    engine.add_argument("--seed", type=SEED, default=0, help="seed of the games (default 0)")
     engine.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     engine.set_defaults(bench=bench_engine)
     core = targets.add_parser("core", help="the compiled rules against the Python engine, ply by ply in random play")
@@ -30,11 +31,13 @@ def add_arguments(parser) -> None:
     core.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     core.set_defaults(bench=bench_core)
     train = targets.add_parser("train", help="environment steps per second of training (train extra)")
-    train.add_argument("--steps", type=int, default=300_000, help="environment steps to time (default 300000)")
-    train.add_argument("--config", help="a training config file (default: the A2C defaults, 128 games)")
-    train.add_argument("--envs", type=int, help="games side by side (default 128 or the config's)")
-    train.add_argument("--workers", type=int, help="rollout processes (default 2, one per core)")
-    train.add_argument("--threads", type=int,
+    train.add_argument("--steps", type=whole(1, MAX_STEPS), default=300_000,
+                       help="environment steps to time (default 300000)")
+    train.add_argument("--config", type=settings_file,
+                       help="a training config file (default: the A2C defaults, 128 games)")
+    train.add_argument("--envs", type=whole(1, 4096), help="games side by side (default 128 or the config's)")
+    train.add_argument("--workers", type=JOBS, help="rollout processes (default 2, one per core)")
+    train.add_argument("--threads", type=JOBS,
                        help="torch threads of the learner, which works alone while the workers wait "
                             "(default 2, or the config's)")
     add_backend_options(train, "the rollout workers run")
@@ -42,47 +45,43 @@ def add_arguments(parser) -> None:
     train.set_defaults(bench=bench_train)
     analysis = targets.add_parser("analysis", help="the analysis against a deep reference: error, intervals, "
                                   "mistakes found, time per hint and per review, accuracy of the bots")
-    analysis.add_argument("--positions", type=int, default=40, help="positions compared (default 40)")
-    analysis.add_argument("--accuracy-games", type=int, default=20,
+    analysis.add_argument("--positions", type=whole(2, MAX_POSITIONS), default=40,
+                          help="positions compared (default 40)")
+    analysis.add_argument("--accuracy-games", type=whole(0, MAX_GAMES), default=20,
                           help="games per bot for the accuracy figures (default 20; 0 skips them)")
-    analysis.add_argument("--reference-worlds", type=int, default=4096,
+    analysis.add_argument("--reference-worlds", type=worlds(), default=4096,
                           help="worlds of the deep reference, each played to the end of the game (default 4096)")
-    analysis.add_argument("--jobs", type=int, default=1,
+    analysis.add_argument("--jobs", type=JOBS, default=1,
                           help="processes for the deep reference and a second timing of the review (default 1; the "
                                "hints are timed alone first)")
-    analysis.add_argument("--seed", type=int, default=1, help="seed of the positions' games (default 1)")
+    analysis.add_argument("--seed", type=SEED, default=1, help="seed of the positions' games (default 1)")
     analysis.add_argument("--model", help="ONNX model (default: the shipped one)")
     analysis.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     analysis.set_defaults(bench=bench_analysis)
     agent = targets.add_parser("agent", help="the ONNX agent: full decision latency and batch throughput")
     agent.add_argument("--model", help="ONNX model (default: the shipped one)")
-    agent.add_argument("--positions", type=int, default=300, help="positions timed (default 300)")
-    agent.add_argument("--seed", type=int, default=0, help="seed of the positions' games (default 0)")
+    agent.add_argument("--positions", type=positions, default=300, help="positions timed (default 300)")
+    agent.add_argument("--seed", type=SEED, default=0, help="seed of the positions' games (default 0)")
     agent.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2,
                        help="positions of 1 v 1 (2, the default) or 2 v 2 (4) games")
     agent.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     agent.set_defaults(bench=bench_agent)
     tui = targets.add_parser("tui", help="first paint of the app (in tmux) and the agent's move plus hints")
-    tui.add_argument("--moves", type=int, default=60,
+    tui.add_argument("--moves", type=whole(1, 10_000), default=60,
                      help="moves timed, each the agent's move and the hints after it (default 60)")
-    tui.add_argument("--seed", type=int, default=0, help="seed of the game (default 0)")
+    tui.add_argument("--seed", type=SEED, default=0, help="seed of the game (default 0)")
     tui.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     tui.set_defaults(bench=bench_tui)
     bots = targets.add_parser("bots", help="decision latency of each bot")
-    bots.add_argument("--positions", type=int, default=300, help="positions timed per policy (default 300)")
+    bots.add_argument("--positions", type=positions, default=300, help="positions timed per policy (default 300)")
     bots.add_argument("--policies", default="random,greedy,expert,search",
                       help="comma-separated policy names (default random,greedy,expert,search)")
-    bots.add_argument("--seed", type=int, default=0, help="seed of the positions' games (default 0)")
+    bots.add_argument("--seed", type=SEED, default=0, help="seed of the positions' games (default 0)")
     bots.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     bots.set_defaults(bench=bench_bots)
 
 
 def run(args) -> int:
-    for name in COUNTS:
-        value = getattr(args, name, None)
-        if value is not None and value < 1:
-            print(f"cuarenta-tutor bench {args.target}: --{name} must be 1 or more, not {value}", file=sys.stderr)
-            return 2
     return args.bench(args)
 
 
@@ -116,7 +115,7 @@ def bench_train(args) -> int:
     from pathlib import Path
 
     if importlib.util.find_spec("torch") is None:
-        print('bench train needs the train extra: pip install -e ".[train]"')
+        print('cuarenta-tutor bench train: needs the train extra: pip install -e ".[train]"', file=sys.stderr)
         return 2
     from ..bench import bench_train, report
 
@@ -129,7 +128,7 @@ def bench_train(args) -> int:
                 settings[key] = value
         report(bench_train(args.steps, settings, args.backend, args.address), args.json)
     except (OSError, ValueError, TypeError, RuntimeError) as err:
-        print(f"cuarenta-tutor bench train: {err}")
+        print(f"cuarenta-tutor bench train: {err}", file=sys.stderr)
         return 2
     return 0
 
@@ -141,7 +140,7 @@ def bench_tui(args) -> int:
     try:
         report(bench_tui(args.moves, args.seed), args.json)
     except ModelError as err:
-        print(f"cuarenta-tutor bench tui: {err}")
+        print(f"cuarenta-tutor bench tui: {err}", file=sys.stderr)
         return 2
     return 0
 
@@ -150,15 +149,11 @@ def bench_analysis(args) -> int:
     from ..agents.onnx_contract import ModelError
     from ..bench import bench_analysis, report
 
-    if args.positions < 2 or args.accuracy_games < 0 or args.reference_worlds < 2 or args.jobs < 1:
-        print("cuarenta-tutor bench analysis: --positions and --reference-worlds must be 2 or more, "
-              "--accuracy-games 0 or more, --jobs 1 or more")
-        return 2
     try:
         report(bench_analysis(args.positions, args.seed, args.accuracy_games, args.model, args.reference_worlds,
                               args.jobs), args.json)
     except ModelError as err:
-        print(f"cuarenta-tutor bench analysis: {err}")
+        print(f"cuarenta-tutor bench analysis: {err}", file=sys.stderr)
         return 2
     return 0
 
@@ -170,7 +165,7 @@ def bench_agent(args) -> int:
     try:
         report(bench_agent(args.model, args.positions, args.seed, args.players), args.json)
     except ModelError as err:
-        print(f"cuarenta-tutor bench agent: {err}")
+        print(f"cuarenta-tutor bench agent: {err}", file=sys.stderr)
         return 2
     return 0
 
@@ -182,7 +177,7 @@ def bench_bots(args) -> int:
     try:
         result = bench_bots(names, args.positions, args.seed)
     except ValueError as err:
-        print(f"cuarenta-tutor bench bots: {err}")
+        print(f"cuarenta-tutor bench bots: {err}", file=sys.stderr)
         return 2
     print(f"{'policy':<14}{'median ms':>12}{'p95 ms':>12}{'positions':>11}")
     for name, r in result.items():

@@ -15,7 +15,7 @@ import sys
 
 from .. import core
 from . import home
-from .options import backend_problem
+from .options import Parser, backend_problem
 
 COMMANDS = ("play", "review", "lessons", "drills", "stats", "analyse", "arena", "train", "search_games", "export",
             "bench")
@@ -39,7 +39,7 @@ class VersionAction(argparse.Action):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole parser; with `only` a subcommand's name, only its options are added (every subcommand is still
     listed, by name and help, which is all `--help` shows of them; "": none)."""
-    parser = argparse.ArgumentParser(prog="cuarenta-tutor", description="Learn and play Cuarenta in the terminal.")
+    parser = Parser(prog="cuarenta-tutor", description="Learn and play Cuarenta in the terminal.")
     parser.add_argument("--version", action=VersionAction)
     parser.set_defaults(run=home.run)
     sub = parser.add_subparsers(dest="command")
@@ -53,9 +53,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    """Run the command line `argv` (default: the process's): its exit status. An argument the parser refuses is
+    one line and 2, returned as every other refusal is (--help and --version: 0)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     command = next((word for word in argv if not word.startswith("-")), "")  # no top-level option takes a value
-    args = build_parser(only=command).parse_args(argv)
+    try:
+        args = build_parser(only=command).parse_args(argv)
+    except SystemExit as done:  # the parser's own exit: its status, so a caller in this process gets it too
+        return done.code
     if core.problem():
         print(f"cuarenta-tutor: {core.problem()}", file=sys.stderr)
     try:

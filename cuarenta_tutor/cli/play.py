@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .app import games_folder_writable, model_loads, one_thread, open_app, preflight, refuse
+from .options import SEED
 
 NAME = "play"
 HELP = "play a game against the agent"
@@ -12,7 +13,7 @@ def add_arguments(parser) -> None:
     from ..engine import PLAYER_COUNTS, PRESETS
     from ..records.settings import LEVELS
 
-    parser.add_argument("--seed", type=int, help="deal the cards of this seed (default: a new random game)")
+    parser.add_argument("--seed", type=SEED, help="deal the cards of this seed (default: a new random game)")
     parser.add_argument("--rules", default="standard", help=f"rules preset ({', '.join(PRESETS)})")
     parser.add_argument("--dealer", type=int, choices=range(max(PLAYER_COUNTS)),
                         help="0: you deal first, 1: the agent (East in 2 v 2), 2: your partner, 3: West")

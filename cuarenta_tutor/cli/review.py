@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .app import model_loads, one_thread, open_app, preflight, refuse
+from .options import JOBS, seat, worlds
 
 NAME = "review"
 HELP = "review saved games"
@@ -12,13 +13,13 @@ def add_arguments(parser) -> None:
     parser.add_argument("game", nargs="?", help="a saved game file (default: the list of saved games)")
     parser.add_argument("--text", action="store_true",
                         help="print the annotated game as plain text (analysing the moves not yet analysed)")
-    parser.add_argument("--seat", type=int, help="the seat whose moves to review (default: the person's, or all)")
-    parser.add_argument("--worlds", type=int,
+    parser.add_argument("--seat", type=seat(), help="the seat whose moves to review (default: the person's, or all)")
+    parser.add_argument("--worlds", type=worlds(),
                         help="the deeper pass: every move again in this many worlds, with no time cap (default: the "
                              "one analysis of the hints and the tutor, 256 worlds, only for the moves not yet analysed "
                              "with this model and these settings)")
     parser.add_argument("--model", help="ONNX model (default: the shipped one)")
-    parser.add_argument("--jobs", type=int, help="processes that analyse the moves (default: one per core, up to 8; "
+    parser.add_argument("--jobs", type=JOBS, help="processes that analyse the moves (default: one per core, up to 8; "
                                                  "the same annotations with any number)")
     parser.add_argument("--json", action="store_true",
                         help="print luck vs skill as one JSON object: per hand and for the game, the change in "
@@ -49,11 +50,11 @@ def options(args) -> dict:
 
 def run(args) -> int:
     one_thread()
-    from ..coach.command import review_flags_problem, review_text
+    from ..coach.command import review_text
 
     if args.text or args.json:
         return review_text(args)
-    problem = preflight(lambda: review_flags_problem(args), model_loads(args.model), game_seats(args))
+    problem = preflight(model_loads(args.model), game_seats(args))
     if problem:
         return refuse(NAME, problem)
     return open_app(NAME, lambda: options(args))

@@ -3,6 +3,8 @@ extra)."""
 
 from __future__ import annotations
 
+from .options import JOBS, MAX_GAMES, SEED, folder_to_write, number, settings_file, whole, worlds
+
 NAME = "search-games"
 HELP = "self-play games labelled by a search, for expert iteration (needs the train extra)"
 DESCRIPTION = ("Games of a model against itself in which a share of the moves are chosen by a search; training with "
@@ -13,22 +15,23 @@ DESCRIPTION = ("Games of a model against itself in which a share of the moves ar
 def add_arguments(parser) -> None:
     from ..training.search_games import TEACHERS
 
-    parser.add_argument("--out", required=True, help="folder for the games (shard-NNNNN.npz)")
-    parser.add_argument("--games", type=int, required=True, help="games to play (in shards of 10)")
+    parser.add_argument("--out", required=True, type=folder_to_write, help="folder for the games (shard-NNNNN.npz)")
+    parser.add_argument("--games", type=whole(1, MAX_GAMES), required=True, help="games to play (in shards of 10)")
     parser.add_argument("--model", help="ONNX model that plays them (default: the shipped one)")
-    parser.add_argument("--config",
+    parser.add_argument("--config", type=settings_file,
                         help="a training config: its mix of rules and player counts (default standard 1 v 1)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    parser.add_argument("--seed", type=SEED, default=0, help="seed of the games (default 0)")
     parser.add_argument("--teacher", choices=TEACHERS, default="search",
                         help="search: the search bot, expert playouts (default); analysis: the model's own analysis")
-    parser.add_argument("--worlds", type=int, default=48, help="worlds per labelled move (default 48)")
-    parser.add_argument("--share", type=float, default=0.5, help="share of the decisions labelled (default 0.5)")
+    parser.add_argument("--worlds", type=worlds(1), default=48, help="worlds per labelled move (default 48)")
+    parser.add_argument("--share", type=number(0, 1), default=0.5,
+                        help="share of the decisions labelled, 0 to 1 (default 0.5)")
     parser.add_argument("--known-only", action="store_true",
                         help="label only positions where the mover knows every card (1 v 1, stock empty): the "
                              "search plays the one true world there, so the labels are exact and quick")
-    parser.add_argument("--temperature", type=float, default=0.5,
+    parser.add_argument("--temperature", type=number(0, 100), default=0.5,
                         help="softmax temperature over the moves' values: points (search), win %% (analysis)")
-    parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--jobs", type=JOBS, default=1, help="processes (default 1)")
 
 
 def run(args) -> int:

@@ -9,14 +9,6 @@ import sys
 from ..progressbar import progress_bar
 
 
-def review_flags_problem(args) -> str | None:
-    """What is wrong with review's --worlds or --jobs, in one line (the app and the text review both ask); None
-    if nothing."""
-    if (args.worlds is not None and args.worlds < 2) or (args.jobs is not None and args.jobs < 1):
-        return "--worlds must be 2 or more, --jobs 1 or more"
-    return None
-
-
 def review_text(args) -> int:
     """Print a saved game with the coach's annotations (--text), or as one JSON object (--json) its luck vs
     skill, how it ended and every seat's analysed decisions ("moves": coach.review.moves_json). Moves not yet
@@ -49,10 +41,6 @@ def review_text(args) -> int:
         if not games:
             print("No saved games yet.")
         return 0
-    problem = review_flags_problem(args)
-    if problem:
-        print(f"cuarenta-tutor review: {problem}", file=sys.stderr)
-        return 2
     say = (lambda text: print(text, file=sys.stderr)) if args.json else print
     try:
         record = records.load(args.game)

@@ -12,11 +12,17 @@ import ray
 
 
 def connect(address: str | None = None, num_cpus: int | None = None) -> bool:
-    """Join the Ray cluster at `address`, or start a quiet local one with `num_cpus` CPUs (None: all cores).
-    True when this call started Ray (the caller shuts it down when done); False when Ray was already running."""
+    """Join the Ray cluster at `address` (RuntimeError when nothing answers there within CONNECT_SECONDS), or start
+    a quiet local one with `num_cpus` CPUs (None: all cores). True when this call started Ray (the caller shuts it
+    down when done); False when Ray was already running."""
     if ray.is_initialized():
         return False
     if address:
+        from . import address_problem
+
+        problem = address_problem(address)  # ray.init would wait for minutes on an address where nothing answers
+        if problem:
+            raise RuntimeError(problem)
         try:
             ray.init(address=address, log_to_driver=False, logging_level="warning")
         except ConnectionError as err:

@@ -1,8 +1,8 @@
 """Provides Cuarenta as an OpenSpiel game, `python_cuarenta`, and OpenSpiel's IS-MCTS as a policy of ours.
 
-- Parameters: `rules` (a preset's name, default "standard"), `players` (2 or 4), `max_hands` (default 100:
-  a game still going after that many hands ends drawn, every return 0, so the game has the finite length
-  OpenSpiel needs; random play ends long before).
+- Parameters: `rules` (a preset's name, default "standard"), `players` (2 or 4), `max_hands` (1 to 10000,
+  default 100: a game still going after that many hands ends drawn, every return 0, so the game has the finite
+  length OpenSpiel needs; random play ends long before).
 - Chance nodes: the first dealer (one outcome per seat), then every card of every deal, one card a node,
   drawn uniformly from the stock (outcome = card id 0..39); a deal's cards go out in dealing order
   (`engine.deal`), and its announcements are scored there.
@@ -49,6 +49,9 @@ from ..table import Decision
 
 NAME = "python_cuarenta"
 MAX_HANDS = 100
+HANDS_LIMIT = 10_000
+"""The largest `max_hands` taken: a game of no hands would end before it starts, and OpenSpiel sizes what it
+keeps by the game's longest length."""
 PLAYS_PER_HAND = DECK_SIZE
 """Every card of a hand is played once (the same with 2 or 4 players)."""
 
@@ -73,6 +76,8 @@ class CuarentaGame(pyspiel.Game):
         players, max_hands = int(params.get("players", 2)), int(params.get("max_hands", MAX_HANDS))
         if players not in (2, 4):
             raise ValueError(f"python_cuarenta is for 2 or 4 players, not {players}")
+        if not 1 <= max_hands <= HANDS_LIMIT:
+            raise ValueError(f"python_cuarenta's max_hands must be 1 to {HANDS_LIMIT}, not {max_hands}")
         self.rules = preset(str(params.get("rules", "standard")), players=players)
         self.max_hands = max_hands
         info = pyspiel.GameInfo(num_distinct_actions=N_ACTIONS, max_chance_outcomes=DECK_SIZE, num_players=players,

@@ -240,9 +240,10 @@ def _problem(d: dict) -> str | None:
          "result is neither null nor a {winner, scores} object"),
         (isinstance(d["moves"], list), "moves is not a list"),
         (isinstance(d["takebacks"], list) and all(
-            isinstance(t, dict) and _is_int(t.get("ply")) and t["ply"] >= 0 and isinstance(t.get("moves"), list)
+            isinstance(t, dict) and _is_int(t.get("ply")) and 0 <= t["ply"] <= len(d["moves"])
+            and isinstance(t.get("moves"), list)
             and all(_is_move(m, n) for m in t["moves"]) for t in d["takebacks"]),
-         "takebacks is not a list of {ply, moves} entries"),
+         "takebacks is not a list of {ply (0 to the moves played), moves} entries"),
         (d["level"] is None or (isinstance(d["level"], str) and _LEVEL.match(d["level"])),
          "level is neither null nor a level's name"),
     ]

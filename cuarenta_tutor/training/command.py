@@ -16,9 +16,16 @@ def recalibrate_command(args) -> int:
 
     from .. import records
     from ..agents.onnx_contract import ModelError
+    from ..agents.onnx_policy import load_session
     from .recalibrate import recalibrate, reencode
 
     model = Path(args.checkpoint)
+    try:  # a damaged model or card is said before any work
+        load_session(model)
+        records.read_card(model.with_suffix(".json"))
+    except (ModelError, records.FileError) as err:
+        print(f"cuarenta-tutor export: {err}", file=sys.stderr)
+        return 2
     if args.encoding is not None:
         out = Path(args.out) if args.out else records.models_dir() / f"{model.stem}-encoding{args.encoding}.onnx"
         try:
@@ -92,10 +99,6 @@ def run_export(args) -> int:
         ckpt = Path(args.checkpoint)
         args.out = str(records.models_dir() / f"{ckpt.resolve().parent.name}-{ckpt.stem}.onnx")
 
-    if Path(args.out).is_dir():
-        print(f"cuarenta-tutor export: --out {args.out} is a folder; give the .onnx file to write",
-              file=sys.stderr)
-        return 2
     try:
         load_checkpoint(args.checkpoint)
     except CheckpointError as err:
@@ -126,6 +129,7 @@ def run_train(args) -> int:
     from pathlib import Path
 
     from ..agents.onnx_contract import ModelError
+    from ..agents.onnx_policy import load_session
     from .a2c import Config, train
     from .config import CheckpointError, load_checkpoint
 
@@ -159,10 +163,9 @@ def run_train(args) -> int:
     if (args.gate_against or args.promote) and not args.gate:
         print("cuarenta-tutor train: --gate-against and --promote need --gate GAMES", file=sys.stderr)
         return 2
-    if args.gate is not None and (args.gate < 2 or args.gate % 2):
-        print("cuarenta-tutor train: --gate takes an even number of games, 2 or more", file=sys.stderr)
-        return 2
     try:
+        if args.gate:  # the model the run must beat loads, before the hours of training
+            load_session(gate_opponent(args))
         if args.init_from:
             from .warm import sizes_from_onnx
 
@@ -185,6 +188,13 @@ def run_train(args) -> int:
     return run_gate(args) if args.gate else 0
 
 
+def gate_opponent(args):
+    """The model a gated run must beat: --gate-against, else --init-from, else the shipped one."""
+    from ..agents.onnx_policy import default_model_path
+
+    return args.gate_against or args.init_from or default_model_path()
+
+
 def train_command(args) -> str:
     """The `train` command line that made this run (for its card), without --resume."""
     words = ["cuarenta-tutor train"]
@@ -200,7 +210,6 @@ def run_gate(args) -> int:
     """Export the run's best checkpoint and gate it (training/gate.py); promote it only if it passed."""
     from pathlib import Path
 
-    from ..agents.onnx_policy import default_model_path
     from ..progressbar import progress_bar
     from ..records import write_card
     from .card import build_card
@@ -214,7 +223,7 @@ def run_gate(args) -> int:
     card = write_card(candidate.with_suffix(".json"), build_card(
         best, candidate, [], note="a generation gated by cuarenta-tutor train --gate", command=train_command(args),
         export_command=f"cuarenta-tutor export {best} --out {candidate}"))
-    previous = args.gate_against or args.init_from or default_model_path()
+    previous = gate_opponent(args)
     from .config import Config, load_checkpoint
     from .evaluate import kinds_of
 
@@ -247,8 +256,6 @@ def run_search_games(args) -> int:
     model = Path(args.model) if args.model else default_model_path()
     try:
         settings = SearchSettings(args.teacher, args.worlds, args.share, args.temperature, args.known_only)
-        if args.games < 1 or args.jobs < 1:
-            raise ValueError("--games and --jobs must be 1 or more")
         cfg = Config.from_dict(json.loads(Path(args.config).read_text(encoding="utf-8"))) if args.config else Config()
         load_session(model)
     except (OSError, ValueError, ModelError) as err:

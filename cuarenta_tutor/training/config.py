@@ -3,10 +3,14 @@ checkpoints (a state dict and plain values, loaded with weights_only=True)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import torch
+
+from ..agents.onnx_policy import MAX_HIDDEN
+from . import MAX_STEPS
 
 
 @dataclass
@@ -119,18 +123,39 @@ class Config:
                              "\"expert\": 0.5}")
         from ..encoding import SIZES
 
+        for name, (low, high) in SPANS.items():
+            value = getattr(self, name)
+            if value is None and name == "clip_coef":
+                continue
+            if name in ABOVE_ZERO and not low < value <= high:  # NaN fails too
+                raise ValueError(f"{name} must be above {low:g} and at most {high:g}, not {value}")
+            if not low <= value <= high:
+                raise ValueError(f"{name} must be from {low:g} to {high:g}, not {value}")
+        if not all(math.isfinite(w) for w in [*self.pool.values(), *self.mix.values()]):
+            raise ValueError("pool and mix weights must be finite numbers")
         if self.encoding not in SIZES:
             raise ValueError(f"encoding must be one of {', '.join(map(str, SIZES))}, not {self.encoding}")
         if self.distill_coef > 0 and not self.distill_data:
             raise ValueError("distill_coef needs distill_data: the folder of the search's games")
-        for name in ("total_steps", "num_envs", "distill_batch", "rollout_len", "update_epochs", "num_minibatches",
-                     "workers", "threads", "snapshot_every", "checkpoint_every", "log_every"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
         per = seats_per_game(self)
         if self.num_minibatches > per * self.num_envs:
             raise ValueError(f"num_minibatches ({self.num_minibatches}) cannot exceed the streams "
                              f"({per} x num_envs = {per * self.num_envs})")
+
+
+SPANS = {
+    "total_steps": (1, MAX_STEPS), "num_envs": (1, 4096), "rollout_len": (1, 4096), "update_epochs": (1, 100),
+    "num_minibatches": (1, 4 * 4096), "distill_batch": (1, 4096), "workers": (1, 256), "threads": (1, 256),
+    "snapshot_every": (1, 10**9), "checkpoint_every": (1, 10**9), "log_every": (1, 10**9), "eval_every": (0, 10**9),
+    "eval_games": (0, 100_000), "feature": (1, MAX_HIDDEN), "strategy": (1, MAX_HIDDEN), "hidden": (1, MAX_HIDDEN),
+    "lr": (0, 1), "gamma": (0, 1), "gae_lambda": (0, 1), "bc_fraction": (0, 1), "ent_coef": (0, 1000),
+    "vf_coef": (0, 1000), "bc_coef": (0, 1000), "distill_coef": (0, 1000), "max_grad_norm": (0, 10**6),
+    "clip_coef": (0, 10),
+}
+"""The range of every number setting: one outside it would only fail later (in torch, in a worker, after an hour
+of training), or never end."""
+ABOVE_ZERO = ("lr", "max_grad_norm", "clip_coef")
+"""The settings that 0 would make meaningless (no learning, no gradient, no policy change)."""
 
 
 def variants(cfg: Config) -> list[tuple[str, int, float]]:
@@ -174,19 +199,30 @@ class CheckpointError(ValueError):
 
 def load_checkpoint(path) -> dict:
     """A checkpoint as saved by training (tensors and plain values only: weights_only=True); CheckpointError
-    in one line for a file that is missing, damaged or not a checkpoint."""
+    in one line for a file that is missing, damaged or not a checkpoint, whose config is not one this code takes,
+    or whose weights are not finite numbers."""
+    path = Path(path)
+    if path.exists() and not path.is_file():  # a FIFO would be waited on for ever
+        raise CheckpointError(f"{path} is {'a folder' if path.is_dir() else 'not a regular file'}, not a checkpoint "
+                              f"file")
     try:
         ckpt = torch.load(path, map_location="cpu", weights_only=True)
     except FileNotFoundError:
         raise CheckpointError(f"no checkpoint at {path}") from None
-    except IsADirectoryError:
-        raise CheckpointError(f"{path} is a folder, not a checkpoint file") from None
     except Exception as err:  # torch's loader raises EOFError, UnpicklingError, KeyError, RuntimeError...
         raise CheckpointError(f"{path} is not a usable checkpoint: damaged, cut short, or another kind of file "
                               f"({type(err).__name__})") from None
-    if not isinstance(ckpt, dict) or not {"config", "model"} <= set(ckpt):
+    if not isinstance(ckpt, dict) or not {"config", "model"} <= set(ckpt) or not isinstance(ckpt["config"], dict) \
+            or not isinstance(ckpt["model"], dict):
         raise CheckpointError(f"{path} is not a cuarenta-tutor checkpoint (it lacks its config and model)")
     ckpt["config"].setdefault("encoding", 1)  # checkpoints from before encoding version 2 do not name theirs
+    try:
+        Config.from_dict(ckpt["config"])
+    except (TypeError, ValueError) as err:
+        raise CheckpointError(f"{path} holds a training config this version cannot use: {err}") from None
+    if not all(torch.isfinite(t).all() for t in ckpt["model"].values() if torch.is_tensor(t) and t.is_floating_point()):
+        raise CheckpointError(f"{path} holds weights that are not numbers (NaN or infinity: the training diverged); "
+                              f"use an earlier checkpoint")
     return ckpt
 
 

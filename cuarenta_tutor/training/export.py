@@ -16,6 +16,7 @@ from ..agents.onnx_contract import INPUTS, OPSET, OUTPUTS
 from ..encoding import N_ACTIONS, SIZES
 from .config import Config, load_checkpoint
 from .model import build_net
+from .recalibrate import model_written
 
 
 class ExportError(RuntimeError):
@@ -51,20 +52,25 @@ def load_net(checkpoint) -> tuple[nn.Module, Config, dict]:
 def export(checkpoint, out, check: bool = True, steps: int = 50, calibration=None) -> Path:
     """Write the ONNX model for `checkpoint` to `out`; with `check`, verify parity (atol 1e-5) at batch
     1 and 3 over `steps` carried steps and that the batch dimension is symbolic. `calibration` (a, b)
-    Platt-scales the value: sigmoid(a * logit + b) (see `calibrate`)."""
-    import onnx
-
+    Platt-scales the value: sigmoid(a * logit + b) (see `calibrate`). Nothing is left beside `out` when it fails."""
     net, cfg, progress = load_net(checkpoint)
     if calibration is not None:
         net.value_scale, net.value_shift = float(calibration[0]), float(calibration[1])
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    with model_written(out) as tmp:
+        _write(net, cfg, progress, tmp, check, steps)
+    return out
+
+
+def _write(net, cfg: Config, progress: dict, tmp: Path, check: bool, steps: int) -> None:
+    """The graph of `net` with its metadata in `tmp`, checked when asked (see `export`)."""
+    import onnx
+
     B, H = 2, cfg.hidden  # an example batch of 2 or more keeps the batch dimension symbolic
     example = (torch.zeros(B, SIZES[cfg.encoding]), torch.ones(B, N_ACTIONS, dtype=torch.bool), torch.zeros(1, B, H),
                torch.zeros(1, B, H))
     batch = {"obs": {0: "batch"}, "mask": {0: "batch"}, "h": {1: "batch"}, "c": {1: "batch"},
              "probs": {0: "batch"}, "value": {0: "batch"}, "h_out": {1: "batch"}, "c_out": {1: "batch"}}
-    tmp = out.with_suffix(".tmp.onnx")
     with warnings.catch_warnings():
         # h and c are explicit inputs, which is what this exporter warning asks for.
         warnings.filterwarnings("ignore", message="Exporting a model to ONNX with a batch_size other than 1")
@@ -85,8 +91,6 @@ def export(checkpoint, out, check: bool = True, steps: int = 50, calibration=Non
     if check:
         check_symbolic_batch(tmp)
         check_parity(net, tmp, H, steps)
-    tmp.replace(out)
-    return out
 
 
 def check_symbolic_batch(path) -> None:

@@ -12,6 +12,7 @@ table at the hand's end, so neither reads the value head that changed.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -52,16 +53,9 @@ def rescale(model, out, a2: float, b2: float, note: str) -> tuple[float, float]:
     for key, value in (("value_calibration", f"{new[0]:.6f},{new[1]:.6f}"), ("value_recalibration", note)):
         entry = meta.get(key) or proto.metadata_props.add()
         entry.key, entry.value = key, value
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".tmp.onnx")
-    onnx.save(proto, str(tmp))
-    try:
+    with model_written(out) as tmp:
+        onnx.save(proto, str(tmp))
         check_same_policy(model, tmp, a2, b2)
-    except Exception:
-        tmp.unlink(missing_ok=True)
-        raise
-    tmp.replace(out)
     return new
 
 
@@ -86,6 +80,20 @@ def check_same_policy(before, after, a2: float, b2: float, steps: int = 30, seed
         if not np.allclose(v2, expected, atol=1e-4):
             raise ModelError("the recalibrated model's value is not the rescaled original: not written")
         h, c = h1, c1
+
+
+@contextmanager
+def model_written(out):
+    """The file to write the model `out` through (OUT.tmp.onnx): it replaces `out` when the block ends, and is
+    removed when the block fails, so a failed export or recalibration leaves nothing beside `out`."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp.onnx")
+    try:
+        yield tmp
+        tmp.replace(out)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def carry_sidecar(model, out, model_sha: str, why: str = "only the value's scaling changed (recalibrate.py)") -> bool:
@@ -164,10 +172,8 @@ def reencode(model, out, version: int) -> dict:
     meta["encoding_version"].value = str(version)
     model_sha, card = file_sha256(model), read_card(Path(model).with_suffix(".json"))
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".tmp.onnx")
-    onnx.save(proto, str(tmp))
-    tmp.replace(out)
+    with model_written(out) as tmp:
+        onnx.save(proto, str(tmp))
     carry_sidecar(model, out, model_sha, why=f"only the encoding version changed ({before} to {version})")
     change = {"from": before, "to": version, "from_sha256": model_sha,
               "command": f"cuarenta-tutor export {model} --out {out} --encoding {version}"}

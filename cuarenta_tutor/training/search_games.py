@@ -56,7 +56,7 @@ class SearchSettings:
     def __post_init__(self):
         if self.teacher not in TEACHERS:
             raise ValueError(f"unknown teacher {self.teacher!r}; choose {' or '.join(TEACHERS)}")
-        if self.worlds < 1 or not 0 <= self.share <= 1 or self.temperature < 0:
+        if self.worlds < 1 or not 0 <= self.share <= 1 or not 0 <= self.temperature < math.inf:  # NaN fails
             raise ValueError("worlds must be 1 or more, share between 0 and 1, temperature 0 or more")
 
 
