@@ -28,7 +28,6 @@ from .layout import (
     R_LEFTOVER_LAST,
     R_MATCH_ALL,
     R_PLAYERS,
-    R_SUM_LIMIT,
     RONDAS,
     SCORES,
     TABLE,
@@ -37,7 +36,18 @@ from .layout import (
     TURN,
     WINNER,
 )
-from .moves import BASE_COUNTS, BASE_LEN, KIND, MATCH_KIND, RANK, SUM_FIRST, SUM_LAST, TRAIL_KIND, legal, outcome
+from .moves import (
+    BASE_LEN,
+    KIND,
+    MATCH_KIND,
+    RANK,
+    SUM_FIRST,
+    SUM_LAST,
+    TRAIL_KIND,
+    legal,
+    outcome,
+    sum_fits,
+)
 from .scoring import capture_score, carton_points
 
 (TERM_POINTS, TERM_CARDS, TERM_CARTON, TERM_THREAT, TERM_KEEP, TERM_WON, TERM_LIMPIA, TERM_TABLE_LEFT,
@@ -108,14 +118,7 @@ def best_gain(rules, them, counts, total, rank, caida, on_ronda):
         taken = (counts[rank] if rules[R_MATCH_ALL] else 1) + run
         best = max(best, _gain(rules, them, total, taken, caida, on_ronda, opp_cards))
     for a in range(SUM_FIRST[rank], SUM_LAST[rank]):
-        if BASE_LEN[a] > rules[R_SUM_LIMIT]:
-            continue
-        fits = True
-        for q in range(rank):
-            if BASE_COUNTS[a, q] > counts[q]:
-                fits = False
-                break
-        if fits:
+        if sum_fits(a, counts, rules):
             best = max(best, _gain(rules, them, total, BASE_LEN[a] + run, False, on_ronda, opp_cards))
     return best
 

@@ -27,6 +27,17 @@ TRAIL_KIND, MATCH_KIND, SUM_KIND = TRAIL, MATCH, SUM
 
 
 @njit
+def sum_fits(action, counts, rules):
+    """Whether the sum `action` may take its cards from a table of rank `counts` under `rules` (length, cards)."""
+    if BASE_LEN[action] > rules[R_SUM_LIMIT]:
+        return False
+    for r in range(RANK[action]):
+        if BASE_COUNTS[action, r] > counts[r]:
+            return False
+    return True
+
+
+@njit
 def rank_moves(rank, counts, rules):
     """The legal actions that play `rank` on a table of rank `counts` (engine rank_actions), as bits of an int64
     (bit a: action a)."""
@@ -35,14 +46,7 @@ def rank_moves(rank, counts, rules):
     if counts[rank] > 0:
         bits |= one << (10 + rank)
     for a in range(SUM_FIRST[rank], SUM_LAST[rank]):
-        if BASE_LEN[a] > rules[R_SUM_LIMIT]:
-            continue
-        fits = True
-        for r in range(rank):
-            if BASE_COUNTS[a, r] > counts[r]:
-                fits = False
-                break
-        if fits:
+        if sum_fits(a, counts, rules):
             bits |= one << a
     if bits == 0 or rules[R_FORCED] == 0:
         bits |= one << rank
