@@ -15,6 +15,7 @@ import hashlib
 import importlib.util
 import os
 import shutil
+import tempfile
 import time
 from pathlib import Path
 
@@ -44,15 +45,20 @@ def cache_dir() -> Path:
     import numba
     import platformdirs
 
-    root = Path(os.environ.get("NUMBA_CACHE_DIR") or Path(platformdirs.user_cache_dir("cuarenta-tutor")) / "numba")
-    folder = root / f"core-{digest()}-{numba.__version__}"
-    if root.is_dir():
+    roots = [Path(os.environ.get("NUMBA_CACHE_DIR") or Path(platformdirs.user_cache_dir("cuarenta-tutor")) / "numba"),
+             Path(tempfile.gettempdir()) / f"cuarenta-tutor-numba-{os.getuid() if hasattr(os, 'getuid') else 0}"]
+    for root in roots:  # a home folder that cannot be written: the temporary folder
+        folder = root / f"core-{digest()}-{numba.__version__}"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            os.utime(folder)
+        except OSError:
+            continue
         for old in root.glob("core-*"):
             if old != folder and old.is_dir() and time.time() - old.stat().st_mtime > STALE_S:
                 shutil.rmtree(old, ignore_errors=True)
-    folder.mkdir(parents=True, exist_ok=True)
-    os.utime(folder)
-    return folder
+        return folder
+    raise OSError(f"no folder to keep the compiled core in: {', '.join(map(str, roots))} cannot be written")
 
 
 def njit(function):
