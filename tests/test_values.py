@@ -105,3 +105,25 @@ def test_the_analysis_values_the_end_of_a_hand_with_the_table_for_its_rules_only
     assert analyse(state, agent, replace(quick, leaf="critic")).leaf == "critic"
     other = Rules().with_options(carton_cutoff=None)
     assert for_model(agent.path, agent.model_id, other) is None
+
+
+def test_a_stopped_table_build_goes_on_from_its_checkpoint_to_the_same_table(tmp_path):
+    from cuarenta_tutor.analysis.values import build
+
+    agent, keep = OnnxPolicy(), tmp_path / "hand-table.json"
+    whole = build(agent, hands=1, seed=3, batch=120)
+    batches = []
+
+    def stop_after_two(done, total):
+        batches.append(done)
+        if len(batches) == 2:
+            raise KeyboardInterrupt  # as a person's Ctrl-C, or the end of a session
+
+    with pytest.raises(KeyboardInterrupt):
+        build(agent, hands=1, seed=3, batch=120, progress=stop_after_two, keep=keep)
+    kept = json.loads(keep.read_text())
+    assert kept["round"] == 2 and len(kept["outcomes"]) == batches[-1] and kept["todo"]
+    again = build(agent, hands=1, seed=3, batch=120, keep=keep, progress=lambda done, total: batches.append(done))
+    assert batches[2] > batches[1]  # went on from the checkpoint, not from 0-0
+    np.testing.assert_array_equal(again.table, whole.table)
+    np.testing.assert_array_equal(again.se, whole.se)

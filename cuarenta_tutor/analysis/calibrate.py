@@ -153,7 +153,8 @@ def main(argv=None) -> int:
     table = data.get("hand_values")
     if not table or table.get("hands_per_score") != args.hands or "se" not in table:
         print(f"building the hand-value table ({args.hands} hands per score)…", file=sys.stderr)
-        values = build(agent, hands=args.hands, seed=TABLE_SEED)
+        keep = reference_file().with_name(f"hand-table-{agent.model_id[:16]}-{args.hands}.json")
+        values = build(agent, hands=args.hands, seed=TABLE_SEED, keep=keep)  # a stopped build goes on from `keep`
         data = {"model_sha256": agent.model_id, "hand_values": values.to_json()}
         write_sidecar(path, data)
     HandValues.from_json(data["hand_values"])  # a damaged table stops here, before the long measurement

@@ -11,6 +11,7 @@ part of the analysis's error.
 
 from __future__ import annotations
 
+import json
 import random
 from functools import lru_cache
 from pathlib import Path
@@ -153,13 +154,19 @@ def solve(outcomes: dict, players: int) -> np.ndarray:
 
 
 def build(agent, rules: Rules | None = None, hands: int = 200, seed: int = 0, batch: int = 40,
-          progress=None) -> HandValues:
-    """Simulate `hands` hands from every score reached from 0-0 (breadth first), then solve."""
+          progress=None, keep: Path | None = None) -> HandValues:
+    """Simulate `hands` hands from every score reached from 0-0 (breadth first), then solve. With `keep`, the
+    outcomes so far are written there after each batch, and a run of the same model, rules, hands and seed goes on
+    from them (the same table as a run never stopped)."""
     rules = rules or Rules()
     outcomes: dict = {}
     todo = [((0, 0), d) for d in range(rules.players)]
-    seen = set(todo)
     round_no = 0
+    identity = {"model_sha256": agent.model_id, "rules": rules.to_dict(), "hands": hands, "seed": seed,
+                "batch": batch}
+    if keep is not None:
+        outcomes, todo, round_no = _resume(keep, identity, outcomes, todo, round_no)
+    seen = set(outcomes) | set(todo)
     while todo:
         chunk, todo = todo[:batch], todo[batch:]
         results = simulate(agent, rules, chunk, hands, seed * 1_000_003 + round_no)
@@ -170,10 +177,40 @@ def build(agent, rules: Rules | None = None, hands: int = 200, seed: int = 0, ba
                 if not isinstance(r, int) and r not in seen:
                     seen.add(r)
                     todo.append(r)
+        if keep is not None:
+            _checkpoint(keep, identity, outcomes, todo, round_no)
         if progress:
             progress(len(outcomes), len(outcomes) + len(todo))
     table = solve(outcomes, rules.players)
     return HandValues(table, rules, hands, standard_errors(outcomes, table), seed)
+
+
+def _start(item) -> tuple:
+    """A start or an outcome read back from JSON: a winning team (int) or ((score, score), dealer)."""
+    return item if isinstance(item, int) else ((item[0], item[1]), item[2])
+
+
+def _flat(item):
+    return item if isinstance(item, int) else [item[0][0], item[0][1], item[1]]
+
+
+def _checkpoint(path: Path, identity: dict, outcomes: dict, todo: list, round_no: int) -> None:
+    from ..records import write_atomic
+
+    write_atomic(Path(path), json.dumps({**identity, "round": round_no, "todo": [_flat(t) for t in todo],
+                                         "outcomes": [[_flat(k), [_flat(r) for r in v]] for k, v in outcomes.items()]}))
+
+
+def _resume(path: Path, identity: dict, outcomes: dict, todo: list, round_no: int):
+    """The outcomes, starts to do and batch number kept at `path` by a run of the same identity (else as given)."""
+    try:
+        data = read_json(Path(path), "the hand table's checkpoint", max_bytes=1 << 30, missing=None, then="")
+    except FileError:
+        return outcomes, todo, round_no
+    if not isinstance(data, dict) or any(data.get(k) != v for k, v in identity.items()):
+        return outcomes, todo, round_no
+    return ({_start(k): [_start(r) for r in v] for k, v in data["outcomes"]}, [_start(t) for t in data["todo"]],
+            data["round"])
 
 
 def sidecar(model_path) -> Path:
