@@ -289,7 +289,9 @@ def test_a_mixed_rollout_plays_2_v_2_and_1_v_1_games_with_team_rewards_and_idle_
     with Rollouts(cfg, 0) as rollouts:
         buf = rollouts.buffers
         assert buf["obs"].shape[1] == 4 * 6  # four streams a game
-        for _ in range(60):
+        for _ in range(60):  # until games of both kinds have ended twice (a ceiling of 60 rollouts)
+            if min(ends.values()) >= 2:
+                break
             tables = list(rollouts.local.games.tables)  # a game lasts more than 8 plays: one end at most
             rollouts.run(0.0)
             for g, table in enumerate(tables):
@@ -305,7 +307,7 @@ def test_a_mixed_rollout_plays_2_v_2_and_1_v_1_games_with_team_rewards_and_idle_
                     rewards = buf["rewards"][ended[0], cols].tolist()
                     assert sorted(rewards[:2]) == [0.0, 1.0]  # one team won
                     assert rewards[2:] == (rewards[:2] if n == 4 else [0.0, 0.0])  # partners share it
-    assert seen[2] and seen[4] and ends[2] and ends[4]
+    assert seen[2] and seen[4] and min(ends.values()) >= 2
 
 
 def test_a_match_over_several_kinds_counts_each_kinds_seed_pairs_apart():
