@@ -52,11 +52,9 @@ def play(policies, rules, seed, check):
 @pytest.mark.parametrize("a,b", LINEUPS, ids=[f"{a}-{b}" for a, b in LINEUPS])
 def test_policies_only_play_legal_moves(a, b, players):
     # 200 seeded games per bot: every bot appears in two lineups of 100 games each (search, the slow one, in one
-    # lineup of 20 games, 6 with four seats, one world sampled per decision: it chooses among the legal moves the
+    # lineup of 6 games for each table size, one world sampled per decision: it chooses among the legal moves the
     # engine lists, as every bot does, so more games would show nothing more).
-    games = 100
-    if a.startswith("search"):
-        games = 20 if players == 2 else 6
+    games = 6 if a.startswith("search") else 100
     rules = preset("standard", players=players)
 
     def check(state, decision):

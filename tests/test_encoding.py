@@ -174,7 +174,7 @@ def test_late_in_the_last_deal_of_2v2_version_4_reads_each_moves_outcome_over_wo
     from cuarenta_tutor.agents.known import SAMPLED_HAND, sampled_means
 
     rng, seen, earlier = random.Random(4), 0, 0
-    for state in game_states(300, 4, seed=5):
+    for state in game_states(100, 4, seed=5):  # five deals: 17 late positions, 16 earlier ones
         if state.stock or len(legal_actions(state)) < 2:
             continue
         v3, v4 = encode(state, state.turn, 3), encode(state, state.turn, 4)
@@ -191,7 +191,7 @@ def test_late_in_the_last_deal_of_2v2_version_4_reads_each_moves_outcome_over_wo
             assert v3[BASE_SIZE + a * MOVE_FEATURES + 9] == pytest.approx(max(-5, min(5, values[a] / 4)), abs=1e-6)
         # drawn from what the seat knows only: the same worlds, so the same numbers, whatever the hidden cards
         assert sampled_means(reshuffled(state, state.turn, rng)) == means
-    assert seen > 30 and earlier > 30
+    assert seen > 12 and earlier > 12
     for state in game_states(200, 2, seed=6)[::3]:
         assert np.array_equal(encode(state, state.turn, 3), encode(state, state.turn, 4))
 

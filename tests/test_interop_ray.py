@@ -89,13 +89,19 @@ def test_training_on_ray_actors_matches_the_local_workers(tmp_path):
     assert any(not torch.equal(w, torch.zeros_like(w)) for w in local["model"].values())
 
 
-def test_bench_train_on_ray_reports_the_backend_and_steps_per_second():
+def test_bench_train_on_ray_reports_the_backend_and_steps_per_second(monkeypatch):
     pytest.importorskip("torch", reason="needs the train extra")
     from cuarenta_tutor.bench import bench_train
+    from cuarenta_tutor.interop import distributed
 
+    made = []  # the actors' shares: the rollouts were played on Ray (one actor: two are the training test's)
+    real = distributed.Actors.__init__
+    monkeypatch.setattr(distributed.Actors, "__init__", lambda self, make, shares, *a, **k: (
+        made.append(len(shares)), real(self, make, shares, *a, **k))[-1])
     result = bench_train(128, {"num_envs": 4, "rollout_len": 8, "hidden": 16, "feature": 16, "strategy": 16,
-                               "workers": 2, "threads": 1, "log_every": 2}, backend="ray")
-    assert result["backend"] == "ray" and result["workers"] == 2 and result["steps"] >= 128
+                               "workers": 1, "threads": 1, "log_every": 2}, backend="ray")
+    assert made == [1]
+    assert result["backend"] == "ray" and result["workers"] == 1 and result["steps"] >= 128
     assert result["steps_per_second"] > 0 and result["rollout_s"] > 0 and result["update_s"] > 0
 
 

@@ -153,10 +153,10 @@ def test_temperature_spec_and_errors():
         make_policy("onnx:x.onnx@heat=2")
 
 
-def test_export_command_reports_a_missing_checkpoint(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "export", str(tmp_path / "none.pt")],
-                         capture_output=True, text=True, check=False)
-    assert out.returncode == 2 and "no checkpoint" in out.stderr
+def test_export_command_reports_a_missing_checkpoint(tmp_path, capsys):
+    # in this process, as the other refusals below (a command of its own would spend seconds importing torch)
+    assert main(["export", str(tmp_path / "none.pt")]) == 2
+    assert "no checkpoint" in capsys.readouterr().err
 
 
 def test_calibrated_export_rescales_the_value_and_keeps_parity(tiny_model, tmp_path):
@@ -193,13 +193,14 @@ def test_bad_training_settings_are_refused_before_training(bad, says):
         Config(**bad)
 
 
-def test_train_command_names_a_bad_setting_without_a_traceback(tmp_path):
+def test_train_command_names_a_bad_setting_without_a_traceback(tmp_path, capsys):
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"pool": {"champion": 1.0}}))
-    done = subprocess.run([sys.executable, "-m", "cuarenta_tutor.cli", "train", "--config", str(config), "--out",
-                           str(tmp_path / "run")], capture_output=True, text=True, timeout=HANG)
-    assert done.returncode == 2 and "unknown opponent kind(s) in pool: champion" in done.stderr
-    assert "Traceback" not in done.stderr and not (tmp_path / "run").exists()
+    # in this process: an exception the command does not turn into a line fails the test
+    assert main(["train", "--config", str(config), "--out", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert "unknown opponent kind(s) in pool: champion" in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err and not (tmp_path / "run").exists()
 
 
 def test_a_rollout_worker_that_dies_is_reported():
@@ -288,7 +289,9 @@ def test_a_mixed_rollout_plays_2_v_2_and_1_v_1_games_with_team_rewards_and_idle_
     with Rollouts(cfg, 0) as rollouts:
         buf = rollouts.buffers
         assert buf["obs"].shape[1] == 4 * 6  # four streams a game
-        for _ in range(60):
+        for _ in range(60):  # until games of both kinds have ended twice (a ceiling of 60 rollouts)
+            if min(ends.values()) >= 2:
+                break
             tables = list(rollouts.local.games.tables)  # a game lasts more than 8 plays: one end at most
             rollouts.run(0.0)
             for g, table in enumerate(tables):
@@ -304,7 +307,7 @@ def test_a_mixed_rollout_plays_2_v_2_and_1_v_1_games_with_team_rewards_and_idle_
                     rewards = buf["rewards"][ended[0], cols].tolist()
                     assert sorted(rewards[:2]) == [0.0, 1.0]  # one team won
                     assert rewards[2:] == (rewards[:2] if n == 4 else [0.0, 0.0])  # partners share it
-    assert seen[2] and seen[4] and ends[2] and ends[4]
+    assert seen[2] and seen[4] and min(ends.values()) >= 2
 
 
 def test_a_match_over_several_kinds_counts_each_kinds_seed_pairs_apart():
