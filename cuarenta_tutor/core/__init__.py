@@ -53,8 +53,8 @@ def fast() -> bool:
 
 def warm() -> float:
     """Compile every compiled function the analysis calls (or load them from the disk cache), once per process;
-    returns the seconds it took (0 when already done). Processes that warm at once take turns (a file lock), so the
-    second loads what the first compiled."""
+    returns the seconds it took (0 when already done). Processes that warm at once share the work: each compiles a
+    part no other is compiling (a file lock a part), then loads the others' parts from the disk cache."""
     with _LOCK:
         if _WARM["done"] or _WARM["busy"]:
             return 0.0
@@ -63,8 +63,16 @@ def warm() -> float:
     try:
         from .jit import cache_dir
 
-        with _file_lock(cache_dir() / "warm.lock"):
-            _exercise()
+        later = []
+        for name, part in (("play", _warm_play), ("encode", _warm_encode)):  # what no other process is compiling now
+            with _file_lock(cache_dir() / f"warm-{name}.lock", wait=False) as lock:
+                if lock.held:
+                    part()
+                    continue
+            later.append((name, part))
+        for name, part in later:  # then the rest, once the process at it is done: from the disk cache
+            with _file_lock(cache_dir() / f"warm-{name}.lock"):
+                part()
     finally:
         _WARM["seconds"] = time.perf_counter() - started
         _WARM["done"], _WARM["busy"] = True, False
@@ -72,19 +80,24 @@ def warm() -> float:
 
 
 class _file_lock:
-    """An exclusive lock on a file while inside (none where fcntl is missing)."""
+    """An exclusive lock on a file while inside (`held`: whether it was got; without `wait`, not when another
+    process holds it). Where fcntl is missing there is no lock and it is always held."""
 
-    def __init__(self, path):
-        self.path = path
+    def __init__(self, path, wait: bool = True):
+        self.path, self.wait, self.file, self.held = path, wait, None, False
 
     def __enter__(self):
         try:
             import fcntl
         except ImportError:  # pragma: no cover - not on Linux or macOS
-            self.file = None
+            self.held = True
             return self
         self.file = open(self.path, "a")  # noqa: SIM115 - held until __exit__
-        fcntl.flock(self.file, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(self.file, fcntl.LOCK_EX | (0 if self.wait else fcntl.LOCK_NB))
+            self.held = True
+        except BlockingIOError:
+            self.held = False
         return self
 
     def __exit__(self, *exc):
@@ -92,23 +105,38 @@ class _file_lock:
             self.file.close()  # closing releases the lock
 
 
-def _exercise() -> None:
-    """Call each compiled entry point once, with the argument types its callers use (empty batches: compiling is
-    the point)."""
+def _rules():
+    from ..engine import Rules
+    from .layout import rules_array
+
+    return Rules(), rules_array(Rules())
+
+
+def _warm_play() -> None:
+    """Compile the lanes' steps with the argument types the playouts use (empty batches: compiling is the point)."""
     import numpy as np
 
-    from ..engine import Rules
-    from .encode import encode_lanes, rules_tail
     from .lanes import advance, deal_lanes
-    from .layout import WIDTH, rules_array
+    from .layout import WIDTH
     from .play import set_deck
 
-    rules = Rules()
-    core_rules = rules_array(rules)
+    _, core_rules = _rules()
     rows = np.zeros((1, WIDTH), np.int32)
     none = np.zeros(0, np.int64)
     counts, flags = np.zeros(1, np.int64), np.zeros(1, np.bool_)
     advance(rows, none, np.zeros(0, np.int32), core_rules, 0, True, True, counts, counts, counts, flags, flags, flags)
     deal_lanes(rows, none, core_rules, 0, counts, counts)
     set_deck(rows[0], np.arange(40, dtype=np.int32))
-    encode_lanes(rows, none, core_rules, rules_tail(rules), np.zeros((0, 636), np.float32), np.zeros((0, 53), np.bool_))
+
+
+def _warm_encode() -> None:
+    """Compile the playouts' observation batch, as _warm_play does the steps."""
+    import numpy as np
+
+    from .encode import encode_lanes, rules_tail
+    from .layout import WIDTH
+
+    rules, core_rules = _rules()
+    rows = np.zeros((1, WIDTH), np.int32)
+    encode_lanes(rows, np.zeros(0, np.int64), core_rules, rules_tail(rules), np.zeros((0, 636), np.float32),
+                 np.zeros((0, 53), np.bool_))
