@@ -402,7 +402,7 @@ def test_an_unreadable_annotation_is_made_again_by_a_review_not_fatal(annotated_
     path = records.save(record, tmp_path)
     data = json.loads(path.read_text())
     ply = made[0].ply
-    data["moves"][ply]["annotation"]["win_after"] = "n/a"  # edited by hand (NaN makes the whole file refused: test_user_files)
+    data["moves"][ply]["annotation"]["win_after"] = "n/a"  # edited by hand (a NaN refuses the file: test_user_files)
     path.write_text(json.dumps(data))
     loaded = records.load(path)
     assert coach.read(loaded.moves[ply].annotation) is None

@@ -177,8 +177,8 @@ def test_keys_pressed_fast_while_the_agent_plays_and_the_tutor_checks(user_data)
                 assert "went wrong" not in shown and "not your turn" not in shown, shown
         assert saved_moves(user_data) >= 4
 
-        def settled():  # back to a plain turn of yours: a warning answered, a capture chosen (a key, not esc: should the
-            shown = screen(session)  # dialog have closed since this capture, esc would leave the game, 1 plays a card)
+        def settled():  # back to a plain turn of yours: a warning answered, a capture chosen (a key, not esc:
+            shown = screen(session)  # should the dialog close after this capture, esc leaves the game, 1 plays a card)
             if "Tutor:" in shown:
                 keys(session, "t")
             elif "What does" in shown:
