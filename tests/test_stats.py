@@ -70,14 +70,15 @@ def test_the_cache_is_used_refreshed_and_rebuilt_when_damaged(reviewed, tmp_path
     for r in reviewed:
         records.save(r, folder)
     games, problems = stats.load(folder)
-    assert [g.game_id for g in games] == [r.game_id for r in sorted(reviewed, key=lambda r: (r.created, r.game_id))]
+    oldest_first = sorted(reviewed, key=lambda r: (r.created, r.game_id))  # as stats.load sorts
+    assert [g.game_id for g in games] == [r.game_id for r in oldest_first]
     assert not problems and stats.stats_path().exists()
     cached = json.loads(stats.stats_path().read_text())
     cached["games"][0]["accuracy"] = 12.5  # same update time: the cache's figure is used
     stats.stats_path().write_text(json.dumps(cached))
     assert stats.load(folder)[0][0].accuracy == 12.5
-    reviewed[0].updated = "2099-01-01T00:00:00+00:00"  # updated: worked out again
-    records.save(reviewed[0], folder)
+    oldest_first[0].updated = "2099-01-01T00:00:00+00:00"  # updated: worked out again
+    records.save(oldest_first[0], folder)
     assert stats.load(folder)[0][0].accuracy != 12.5
     stats.stats_path().write_text("[1, 2")
     (folder / "broken.json").write_text('{"schema_version": 1')
