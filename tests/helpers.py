@@ -3,7 +3,7 @@
 from cuarenta_tutor import coach
 from cuarenta_tutor.analysis import Settings
 from cuarenta_tutor.app.session import GameSession
-from cuarenta_tutor.engine import unseen_cards
+from cuarenta_tutor.engine import Dealer, Rules, legal_actions, unseen_cards
 
 HANG = 600
 """Seconds after which a test gives up waiting on a process or a screen: a guard against a hang, never a speed check
@@ -113,3 +113,18 @@ def reviewed_worst_game(seed):
     session = worst_game(seed)
     coach.store(session.record, worst_review(seed, session.record), [0])
     return session
+
+
+def a_record(plies: int = 12):
+    """A record of greedy-looking play (each seat's first legal move) from Dealer(5), `plies` moves in."""
+    from cuarenta_tutor import records
+
+    dealer = Dealer(5)
+    state = dealer.start(Rules(), 0)[0]
+    record = records.new_record(Rules(), 5, 0, [("greedy", "A"), ("greedy", "B")])
+    for _ in range(plies):
+        action = legal_actions(state)[0]
+        after, events = dealer.play(state, action)
+        record.add_move(state.turn, action, events[0].card, after=after)
+        state = after
+    return record

@@ -6,13 +6,13 @@ import json
 import random
 from pathlib import Path
 
+import helpers
 import pytest
 
 from cuarenta_tutor import lessons, records
 from cuarenta_tutor.agents.onnx_contract import ModelError
 from cuarenta_tutor.agents.onnx_policy import default_model_path, load_session
 from cuarenta_tutor.analysis.values import HandValues
-from cuarenta_tutor.engine import Dealer, Rules, legal_actions
 from cuarenta_tutor.records.settings import settings_path
 from cuarenta_tutor.resources import data_dir
 
@@ -42,15 +42,7 @@ def one_line(err: BaseException) -> bool:
 
 
 def a_record() -> records.GameRecord:
-    dealer = Dealer(5)
-    state = dealer.start(Rules(), 0)[0]
-    record = records.new_record(Rules(), 5, 0, [("greedy", "A"), ("greedy", "B")])
-    for _ in range(12):
-        action = legal_actions(state)[0]
-        after, events = dealer.play(state, action)
-        record.add_move(state.turn, action, events[0].card, after=after)
-        state = after
-    return record
+    return helpers.a_record(12)
 
 
 def test_damaged_records_are_refused_in_one_line_and_the_good_one_beside_stays(tmp_path):

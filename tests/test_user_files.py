@@ -10,28 +10,20 @@ import stat
 import threading
 from pathlib import Path
 
+import helpers
 import pytest
 
 from cuarenta_tutor import lessons, players, records
 from cuarenta_tutor.agents.onnx_policy import default_model_path
 from cuarenta_tutor.analysis import validate, values
 from cuarenta_tutor.coach import drills, stats
-from cuarenta_tutor.engine import Dealer, Rules, legal_actions
 
 SHIPPED = default_model_path()
 SIDECAR_ID = json.loads(SHIPPED.with_suffix(".analysis.json").read_text())["model_sha256"]
 
 
 def a_record() -> records.GameRecord:
-    dealer = Dealer(5)
-    state = dealer.start(Rules(), 0)[0]
-    record = records.new_record(Rules(), 5, 0, [("greedy", "A"), ("greedy", "B")])
-    for _ in range(6):
-        action = legal_actions(state)[0]
-        after, events = dealer.play(state, action)
-        record.add_move(state.turn, action, events[0].card, after=after)
-        state = after
-    return record
+    return helpers.a_record(6)
 
 
 def _messages(call) -> list:
