@@ -127,3 +127,16 @@ def test_a_stopped_table_build_goes_on_from_its_checkpoint_to_the_same_table(tmp
     assert batches[2] > batches[1]  # went on from the checkpoint, not from 0-0
     np.testing.assert_array_equal(again.table, whole.table)
     np.testing.assert_array_equal(again.se, whole.se)
+
+
+def test_a_new_hand_table_keeps_the_one_pass_fit_and_drops_the_errors():
+    from cuarenta_tutor.analysis.calibrate import with_table
+    from cuarenta_tutor.analysis.values import read_sidecar, sidecar
+
+    agent = OnnxPolicy()
+    shipped = dict(read_sidecar(agent.path, agent.model_id))
+    table = HandValues.from_json(shipped["hand_values"])
+    data = with_table(shipped, agent.model_id, table)
+    assert data["one_pass"] == shipped["one_pass"] and "errors" not in data and "errors" in shipped
+    assert data["hand_values"] == table.to_json() and data["model_sha256"] == agent.model_id
+    assert sidecar(agent.path).name.endswith(".analysis.json")

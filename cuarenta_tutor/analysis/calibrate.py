@@ -38,6 +38,17 @@ TABLE_SEED = 5
 """The seed of those hands (the shipped table's)."""
 
 
+KEPT_WITH_A_NEW_TABLE = ("one_pass", "carried_from")
+"""What a sidecar keeps when its table is built again: the one-pass fit (onepass.py; refit it after) and where it
+came from. Its errors go: they are measured again with the new table."""
+
+
+def with_table(data: dict, model_id: str, values: HandValues) -> dict:
+    """A sidecar with a new hand table: what it keeps of `data` (KEPT_WITH_A_NEW_TABLE), never the errors."""
+    kept = {k: data[k] for k in KEPT_WITH_A_NEW_TABLE if k in data}
+    return {"model_sha256": model_id, "hand_values": values.to_json(), **kept}
+
+
 def _path(model) -> Path:
     return Path(model) if model else default_model_path()
 
@@ -155,7 +166,7 @@ def main(argv=None) -> int:
         print(f"building the hand-value table ({args.hands} hands per score)…", file=sys.stderr)
         keep = reference_file().with_name(f"hand-table-{agent.model_id[:16]}-{args.hands}.json")
         values = build(agent, hands=args.hands, seed=TABLE_SEED, keep=keep)  # a stopped build goes on from `keep`
-        data = {"model_sha256": agent.model_id, "hand_values": values.to_json()}
+        data = with_table(data, agent.model_id, values)
         write_sidecar(path, data)
     HandValues.from_json(data["hand_values"])  # a damaged table stops here, before the long measurement
     from ..progressbar import progress_bar
