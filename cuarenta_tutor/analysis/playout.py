@@ -105,10 +105,7 @@ class Playouts:
             return
         n = lanes[0].state.rules.players
         team = seat & 1
-        hidden = self.hidden
-        h = np.zeros((n, len(lanes), hidden), np.float32)
-        c = np.zeros((n, len(lanes), hidden), np.float32)
-        h[seat], c[seat] = h0[0, 0], c0[0, 0]
+        memory = self._memory(n, len(lanes), seat, h0, c0)
         for lane in lanes:
             self._settle(lane, team)
         open_ = [i for i, lane in enumerate(lanes) if lane.value is None]
@@ -123,12 +120,7 @@ class Playouts:
                 row = mask[k * n + state.turn]
                 row[:] = False
                 row[list(legal_actions(state))] = True
-            idx = np.array(open_)
-            hb = h[:, idx].transpose(1, 0, 2).reshape(1, rows, hidden)
-            cb = c[:, idx].transpose(1, 0, 2).reshape(1, rows, hidden)
-            probs, values, h_out, c_out = self.run(obs, mask, hb, cb)
-            h[:, idx] = h_out.reshape(len(open_), n, hidden).transpose(1, 0, 2)
-            c[:, idx] = c_out.reshape(len(open_), n, hidden).transpose(1, 0, 2)
+            probs, values = self._step(memory, np.array(open_), obs, mask)
             still = []
             for k, i in enumerate(open_):
                 lane = lanes[i]
@@ -160,13 +152,10 @@ class Playouts:
         count = len(lanes.rows)
         if not count:
             return
-        rules, core_rules, tail = lanes.rules, lanes.core_rules, lanes.tail
-        n = rules.players
+        core_rules, tail = lanes.core_rules, lanes.tail
+        n = lanes.rules.players
         team = seat & 1
-        hidden = self.hidden
-        h = np.zeros((n, count, hidden), np.float32)
-        c = np.zeros((n, count, hidden), np.float32)
-        h[seat], c[seat] = h0[0, 0], c0[0, 0]
+        memory = self._memory(n, count, seat, h0, c0)
         lanes.settle(team, self)
         open_ = np.flatnonzero(np.isnan(lanes.value))
         while len(open_):
@@ -174,11 +163,7 @@ class Playouts:
             obs = np.zeros((rows, self.width), np.float32)
             mask = np.ones((rows, N_ACTIONS), dtype=bool)
             encode_lanes(lanes.rows, open_, core_rules, tail, obs, mask)
-            hb = h[:, open_].transpose(1, 0, 2).reshape(1, rows, hidden)
-            cb = c[:, open_].transpose(1, 0, 2).reshape(1, rows, hidden)
-            probs, values, h_out, c_out = self.run(obs, mask, hb, cb)
-            h[:, open_] = h_out.reshape(len(open_), n, hidden).transpose(1, 0, 2)
-            c[:, open_] = c_out.reshape(len(open_), n, hidden).transpose(1, 0, 2)
+            probs, values = self._step(memory, open_, obs, mask)
             critic = values.reshape(len(open_), n)[:, seat]
             done = lanes.at_horizon(open_, self.horizon)
             lanes.value[open_[done]] = critic[done]
@@ -193,6 +178,27 @@ class Playouts:
             long = moving[np.isnan(lanes.value[moving]) & (lanes.plies[moving] >= self.max_plies)]
             lanes.value[long] = critic[going][np.isin(moving, long)]
             open_ = moving[np.isnan(lanes.value[moving])]
+
+    def _memory(self, n: int, count: int, seat: int, h0: np.ndarray, c0: np.ndarray) -> tuple:
+        """Every seat's LSTM memory in every lane, [n, lanes, H] each: the analysing seat's `h0`, `c0`, the others'
+        empty."""
+        h = np.zeros((n, count, self.hidden), np.float32)
+        c = np.zeros((n, count, self.hidden), np.float32)
+        h[seat], c[seat] = h0[0, 0], c0[0, 0]
+        return h, c
+
+    def _step(self, memory: tuple, idx: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> tuple:
+        """One batched network step of every seat of lanes `idx` (obs and mask rows lane-major, seat-minor), their
+        memory updated in place: (probs, values)."""
+        h, c = memory
+        n, hidden = h.shape[0], self.hidden
+        rows = len(idx) * n
+        hb = h[:, idx].transpose(1, 0, 2).reshape(1, rows, hidden)
+        cb = c[:, idx].transpose(1, 0, 2).reshape(1, rows, hidden)
+        probs, values, h_out, c_out = self.run(obs, mask, hb, cb)
+        h[:, idx] = h_out.reshape(len(idx), n, hidden).transpose(1, 0, 2)
+        c[:, idx] = c_out.reshape(len(idx), n, hidden).transpose(1, 0, 2)
+        return probs, values
 
     @staticmethod
     def _at_horizon(lane: Lane, horizon: str) -> bool:

@@ -133,41 +133,36 @@ def bench_train(args) -> int:
     return 0
 
 
-def bench_tui(args) -> int:
+def _with_model(name: str, figures, as_json: bool) -> int:
+    """Print the figures of a benchmark that loads a model; a model that cannot be used is one line and exit 2."""
     from ..agents.onnx_contract import ModelError
-    from ..bench import bench_tui, report
+    from ..bench import report
 
     try:
-        report(bench_tui(args.moves, args.seed), args.json)
+        report(figures(), as_json)
     except ModelError as err:
-        print(f"cuarenta-tutor bench tui: {err}", file=sys.stderr)
+        print(f"cuarenta-tutor bench {name}: {err}", file=sys.stderr)
         return 2
     return 0
+
+
+def bench_tui(args) -> int:
+    from ..bench import bench_tui
+
+    return _with_model("tui", lambda: bench_tui(args.moves, args.seed), args.json)
 
 
 def bench_analysis(args) -> int:
-    from ..agents.onnx_contract import ModelError
-    from ..bench import bench_analysis, report
+    from ..bench import bench_analysis
 
-    try:
-        report(bench_analysis(args.positions, args.seed, args.accuracy_games, args.model, args.reference_worlds,
-                              args.jobs), args.json)
-    except ModelError as err:
-        print(f"cuarenta-tutor bench analysis: {err}", file=sys.stderr)
-        return 2
-    return 0
+    return _with_model("analysis", lambda: bench_analysis(args.positions, args.seed, args.accuracy_games, args.model,
+                                                          args.reference_worlds, args.jobs), args.json)
 
 
 def bench_agent(args) -> int:
-    from ..agents.onnx_contract import ModelError
-    from ..bench import bench_agent, report
+    from ..bench import bench_agent
 
-    try:
-        report(bench_agent(args.model, args.positions, args.seed, args.players), args.json)
-    except ModelError as err:
-        print(f"cuarenta-tutor bench agent: {err}", file=sys.stderr)
-        return 2
-    return 0
+    return _with_model("agent", lambda: bench_agent(args.model, args.positions, args.seed, args.players), args.json)
 
 
 def bench_bots(args) -> int:
