@@ -85,13 +85,12 @@ def simulate(agent, rules: Rules, starts: list, hands: int, seed: int) -> list[l
     """Per start (scores, dealer), the outcomes of `hands` hands the agent plays against itself: the
     winning team (an int) or the (scores, next dealer) the hand ended on."""
     rng = random.Random(seed)
-    lanes, moves = [], []
+    lanes = []
     for k, (scores, dealer) in enumerate(starts):
         for _ in range(hands):
             cards = Dealer(rng.randrange(1 << 62))
             state = cards.start(rules, dealer, scores)[0]
             lanes.append(Lane(state, cards, k, 0, hand_no=state.hand_no))
-            moves.append(k)
     playouts = Playouts(agent.run, agent.hidden, "hand", leaf=lambda state, team: 0.5, encoding=agent.encoding)
     zero = np.zeros((1, 1, agent.hidden), np.float32)
     if core.fast():
@@ -103,8 +102,8 @@ def simulate(agent, rules: Rules, starts: list, hands: int, seed: int) -> list[l
         playouts.play(lanes, 0, zero, zero)
         ends = [(lane.state.winner, tuple(lane.state.scores), lane.state.dealer) for lane in lanes]
     out = [[] for _ in starts]
-    for k, (winner, scores, dealer) in zip(moves, ends, strict=True):
-        out[k].append(winner if winner >= 0 else (scores, dealer))
+    for lane, (winner, scores, dealer) in zip(lanes, ends, strict=True):
+        out[lane.move].append(winner if winner >= 0 else (scores, dealer))
     return out
 
 
