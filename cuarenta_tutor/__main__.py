@@ -1,7 +1,5 @@
 """`python -m cuarenta_tutor`: the same as the `cuarenta-tutor` command."""
 
-import sys
+from .cli import run
 
-from .cli import main
-
-sys.exit(main())
+run()

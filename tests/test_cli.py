@@ -2,6 +2,7 @@
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -176,17 +177,20 @@ def test_bench_and_policy_numbers_out_of_range_are_refused_in_one_line():
         assert len((out.stderr or out.stdout).strip().splitlines()) == 1, args
 
 
-def test_ctrl_c_stops_a_command_with_a_line_not_a_traceback():
+@pytest.mark.parametrize("cache", ["kept", "cold"])
+def test_ctrl_c_stops_a_command_with_a_line_not_a_traceback(cache, tmp_path):
     import signal
     import time
 
+    # cold: an empty compile cache, so the stop lands inside numba's compile (half-built objects must stay quiet)
+    env = dict(os.environ, **({"NUMBA_CACHE_DIR": str(tmp_path)} if cache == "cold" else {}))
     # a suite started in the background (`pytest &`) inherits SIGINT ignored, and so would the command: it gets
     # the default back, as in a terminal
     proc = subprocess.Popen([sys.executable, "-m", "cuarenta_tutor.cli", "bench", "engine", "--games", "1000000"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            env=env, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        time.sleep(2.0)
+        time.sleep(3.0)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=HANG)
     finally:  # a failure never leaves a million games running

@@ -1,7 +1,5 @@
 """`python -m cuarenta_tutor.cli`: the `cuarenta-tutor` command."""
 
-import sys
+from .main import run
 
-from .main import main
-
-sys.exit(main())
+run()

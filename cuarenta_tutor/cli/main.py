@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 
 from .. import core
@@ -63,12 +65,66 @@ def main(argv=None) -> int:
         return done.code
     if core.problem():
         print(f"cuarenta-tutor: {core.problem()}", file=sys.stderr)
-    try:
-        problem = backend_problem(args)
-        if problem:
-            print(f"cuarenta-tutor {args.command}: {problem}", file=sys.stderr)
-            return 2
-        return args.run(args)
-    except KeyboardInterrupt:  # Ctrl-C, at any point (an import, a load): a line, not a traceback
-        print(f"\ncuarenta-tutor {args.command or ''}: stopped".rstrip(), file=sys.stderr)
-        return 130
+    interrupted = []
+    with _noting_interrupts(interrupted):
+        try:
+            problem = backend_problem(args)
+            if problem:
+                print(f"cuarenta-tutor {args.command}: {problem}", file=sys.stderr)
+                return 2
+            return args.run(args)
+        except Exception:
+            if not interrupted:
+                raise
+            # Ctrl-C inside a library that turns it into its own error (numba, compiling): still a stop
+        except KeyboardInterrupt:  # Ctrl-C, at any point (an import, a load): a line, not a traceback
+            pass
+    print(f"\ncuarenta-tutor {args.command or ''}: stopped".rstrip(), file=sys.stderr)
+    _STOPPED.append(True)
+    return 130
+
+
+_STOPPED = []  # main stopped on Ctrl-C: `run` leaves at once, as half-built compiled code can't be finalised
+
+
+class _noting_interrupts:
+    """Within: Ctrl-C raises KeyboardInterrupt as usual and is noted in `into`, so an error a library makes of it
+    is known as a stop; from then on what finalisers of half-built objects raise is not printed (llvmlite's, when
+    the stop lands inside a compile): the process is stopping. Only where Python's own handler is in place (the
+    main thread, SIGINT not ignored)."""
+
+    def __init__(self, into: list):
+        self.into, self.before = into, None
+
+    def __enter__(self):
+        try:
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                self.before = signal.signal(signal.SIGINT, self._stop)
+        except ValueError:  # not the main thread
+            pass
+        return self
+
+    def _stop(self, signum, frame):
+        self.into.append(signum)
+        sys.unraisablehook = _quiet
+        raise KeyboardInterrupt
+
+    def __exit__(self, *exc):
+        if self.before is not None:
+            signal.signal(signal.SIGINT, self.before)
+        return False
+
+
+def _quiet(unraisable) -> None:
+    """An unraisable-exception hook that prints nothing."""
+
+
+def run() -> None:
+    """The `cuarenta-tutor` command: main's status as the process's. After a Ctrl-C stop it leaves without the
+    interpreter's finalisers: objects a compile left half built complain in them, on the user's screen."""
+    code = main()
+    if _STOPPED:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
