@@ -35,10 +35,10 @@ async def test_the_help_scrolls_by_keyboard_to_the_end_of_the_glossary():
         assert scroll.scroll_y == 0
 
 
-def hint(action, name, does, win, caida=0.0, limpia=0.0, key="1", measured=True):
+def hint(action, name, does, win, caida=0.0, limpia=0.0, key="1", measured=True, loss_ci95=None):
     from cuarenta_tutor.coach.advice import Hint
 
-    return Hint(action, name, key, does, win, (win - 3, win + 3), caida, limpia, True, False, measured)
+    return Hint(action, name, key, does, win, (win - 3, win + 3), caida, limpia, True, False, measured, loss_ci95)
 
 
 class HintsApp:
@@ -83,6 +83,8 @@ async def test_hint_rows_fit_80_columns_and_never_run_one_column_into_the_next()
 
 
 def test_the_star_on_the_riskiest_move_says_why_it_is_still_best_in_the_narrators_words():
+    from dataclasses import replace
+
     from cuarenta_tutor.app import coaching
     from cuarenta_tutor.engine import legal_actions, new_game
     from cuarenta_tutor.narrator import move_name, why_better
@@ -100,6 +102,25 @@ def test_the_star_on_the_riskiest_move_says_why_it_is_still_best_in_the_narrator
         assert reason in note
     calm = (hint(best, "a", "trails", 60, 0.1), hint(safe, "b", "trails", 48, 0.4))
     assert coaching.star_note(state, calm) == ""  # the star is not the riskiest move: nothing to explain
+    sure = (hints[0], replace(hints[1], loss_ci95=(4.0, 20.0)))
+    assert coaching.star_note(state, sure) == note  # the safest loses outside the noise: the note stands
+    noise = (hints[0], replace(hints[1], loss_ci95=(-2.0, 26.0)))
+    assert coaching.star_note(state, noise) == ""  # either may be best: nothing to explain
+
+
+def test_refined_hints_carry_each_moves_paired_loss_from_the_analysis():
+    from helpers import SMALL
+
+    from cuarenta_tutor.agents.onnx_policy import OnnxPolicy
+    from cuarenta_tutor.analysis import analyse
+    from cuarenta_tutor.coach.advice import refined_hints
+    from cuarenta_tutor.engine import new_game
+
+    state = new_game(seed=3, dealer=1)
+    analysis = analyse(state, OnnxPolicy(), SMALL)
+    assert len(analysis.moves) >= 2
+    for h in refined_hints(state, analysis):
+        assert h.loss_ci95 == analysis.move(h.action).loss_ci95
 
 
 def test_an_analysis_with_no_measured_error_shows_its_interval_as_unknown_not_plus_minus_zero():

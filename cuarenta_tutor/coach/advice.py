@@ -36,6 +36,8 @@ class Hint:
     measured: bool = True
     """Its interval holds a measured model error (False: the critic valued the playouts and no calibration measured
     its error, so the interval is unknown: `measured_error`)."""
+    loss_ci95: tuple | None = None
+    """The interval of what it loses to the analysis's best move, paired over the same worlds (refined only)."""
 
     @property
     def margin(self) -> float | None:
@@ -80,19 +82,23 @@ def refined_hints(state: State, analysis) -> list[Hint]:
     """Every legal move with the analysis's win %, interval and risks, best first."""
     measured = measured_error(analysis.settings, analysis.leaf)
     hints = [Hint(m.action, m.name, key_of(state, m.action), does(state, m.action), m.win_pct, m.ci95,
-                  m.caida_risk, m.limpia_risk, True, analysis.cut, measured) for m in analysis.moves]
+                  m.caida_risk, m.limpia_risk, True, analysis.cut, measured, m.loss_ci95) for m in analysis.moves]
     return sorted(hints, key=lambda h: (-h.win_pct, h.action))
 
 
 def star_note(state: State, hints) -> str:
     """Why the starred (first) hint is best though it leaves the highest caída risk of all the moves: its gain over
-    the safest move, and the narrator's reasons (why_better); "" when the star is not the riskiest move."""
+    the safest move, and the narrator's reasons (why_better); "" when the star is not the riskiest move, or when its
+    lead over the safest is inside the noise (the paired interval of the safest's loss reaches 0: either may be
+    best, so nothing needs explaining)."""
     if len(hints) < 2 or not hints[0].refined:
         return ""
     best = hints[0]
     safest = min(hints[1:], key=lambda h: (h.caida_risk, -h.win_pct, h.action))
     if not best.caida_risk or best.caida_risk < max(h.caida_risk for h in hints) or best.caida_risk <= \
             safest.caida_risk:
+        return ""
+    if safest.loss_ci95 is not None and safest.loss_ci95[0] <= 0.0:
         return ""
     risks = {h.action: (h.caida_risk, h.limpia_risk) for h in (best, safest)}
     return best_despite(state, best.action, safest.action, risks, best.win_pct - safest.win_pct)
