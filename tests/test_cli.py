@@ -357,3 +357,9 @@ def test_a_ray_address_where_nothing_answers_is_refused_before_any_work(tmp_path
         err = capsys.readouterr().err
         assert words in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "games").exists()
+
+
+def test_a_word_no_option_takes_is_refused_by_the_subcommand_in_one_line():
+    out = cli("stats", "--json", "x")
+    assert out.returncode == 2 and out.stderr.strip() == \
+        "cuarenta-tutor stats: unrecognized arguments: x (see cuarenta-tutor stats --help)"

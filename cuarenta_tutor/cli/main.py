@@ -60,7 +60,7 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     command = next((word for word in argv if not word.startswith("-")), "")  # no top-level option takes a value
     try:
-        args = build_parser(only=command).parse_args(argv)
+        args = _parse(build_parser(only=command), argv)
     except SystemExit as done:  # the parser's own exit: its status, so a caller in this process gets it too
         return done.code
     if core.problem():
@@ -82,6 +82,17 @@ def main(argv=None) -> int:
     print(f"\ncuarenta-tutor {args.command or ''}: stopped".rstrip(), file=sys.stderr)
     _STOPPED.append(True)
     return 130
+
+
+def _parse(parser, argv):
+    """The parser's arguments; words no option takes are refused by the subcommand's parser, so the line names
+    the subcommand ("cuarenta-tutor stats: unrecognized arguments: x")."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        subparsers = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        named = subparsers.choices.get(getattr(args, "command", None)) if subparsers else None
+        (named or parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
 
 
 _STOPPED = []  # main stopped on Ctrl-C: `run` leaves at once, as half-built compiled code can't be finalised
