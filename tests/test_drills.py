@@ -104,3 +104,32 @@ def test_a_damaged_deck_is_reported_and_kept_aside_and_a_damaged_drill_is_kept_a
     drills.save_deck(deck)
     again = json.loads(path.read_text())["drills"]
     assert again[1:] == [broken, cut, awful, "not a drill"]  # written back untouched
+
+
+def test_a_drill_keeps_whether_its_intervals_were_measured_and_an_uncalibrated_one_says_so(made):
+    _, _, found = made
+    drill = found[0]
+    assert drill.measured  # the shipped model's sidecar measured its error
+    assert "±" in drill.answer(drill.played, NOW)[1]
+    stored = {**drill.to_json(), "measured": False}  # as made from an exported model with no sidecar
+    uncalibrated = drills.Drill.from_json(json.loads(json.dumps(stored)))
+    assert not uncalibrated.measured
+    _, text = uncalibrated.answer(uncalibrated.played, NOW)
+    assert "(uncalibrated)" in text and "±" not in text
+    old = {k: v for k, v in drill.to_json().items() if k != "measured"}  # a deck from before the field
+    assert drills.Drill.from_json(old).measured
+    with pytest.raises(ValueError, match="measured"):
+        drills.Drill.from_json({**drill.to_json(), "measured": "yes"})
+
+
+def test_a_drill_made_from_an_analysis_with_no_measured_error_is_marked(made):
+    from dataclasses import replace
+
+    from cuarenta_tutor.analysis import analyse_game
+
+    record, _, found = made
+    plies = [int(found[0].id.split(":")[1])]
+    measured = analyse_game(record, SMALL, plies=plies)
+    assert [d.measured for d in drills.make(record, measured)] == [True]
+    critic = [(ply, replace(a, leaf="critic", settings=replace(a.settings, value_sd=0.0))) for ply, a in measured]
+    assert [d.measured for d in drills.make(record, critic)] == [False]  # an exported model with no sidecar

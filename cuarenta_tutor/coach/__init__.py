@@ -3,7 +3,7 @@ game on the possible-worlds analysis (review.py)."""
 
 from ..analysis.classes import ERRORS, THRESHOLDS, Class, classify
 from . import luck
-from .advice import Hint, measured_error, quick_hints, refined_hints, star_note
+from .advice import Hint, measured_error, quick_hints, refined_hints, star_note, win_text
 from .annotate import (
     Annotation,
     MoveHint,
@@ -34,7 +34,6 @@ from .review import (
     review_settings,
     reviewed_seats,
     store,
-    win_text,
 )
 
 __all__ = ["ERRORS", "THRESHOLDS", "Class", "classify", "luck", "Annotation", "MoveHint", "Provenance", "Risks",

@@ -78,6 +78,14 @@ def measured_error(settings, leaf: str) -> bool:
     return leaf != "critic" or bool(sd)
 
 
+def win_text(win: float, ci95, measured: bool = True) -> str:
+    """"62% ±3" (an analysed move), "62%" (the network's), or "62% (uncalibrated)" where the analysis has no
+    measured error (advice.measured_error): its interval is unknown."""
+    if ci95 is None:
+        return f"{win:.0f}%"
+    return f"{win:.0f}% ±{(ci95[1] - ci95[0]) / 2:.0f}" if measured else f"{win:.0f}% (uncalibrated)"
+
+
 def refined_hints(state: State, analysis) -> list[Hint]:
     """Every legal move with the analysis's win %, interval and risks, best first."""
     measured = measured_error(analysis.settings, analysis.leaf)

@@ -20,6 +20,7 @@ from pathlib import Path
 from .. import records
 from ..analysis.classes import Class, classify
 from ..narrator import why_better
+from .advice import measured_error, win_text
 from .annotate import move_risks
 from .kinds import kind
 
@@ -58,6 +59,9 @@ class Drill:
     due: str = ""
     answers: list = field(default_factory=list)
     """[{"when", "action", "right"}] in order."""
+    measured: bool = True
+    """The analysis's intervals hold a measured model error (advice.measured_error); False: they are unknown, and
+    its numbers show as "62% (uncalibrated)". Decks from before it was kept read as True."""
 
     def state(self):
         """The position, replayed from the game record."""
@@ -90,6 +94,8 @@ class Drill:
                 raise ValueError("its box or its moves do not fit")
             if not all(isinstance(m[k], (int, float)) for m in drill.moves for k in NUMBERS):
                 raise ValueError("a move's numbers are missing")
+            if not isinstance(drill.measured, bool):
+                raise ValueError("its 'measured' is not true or false")
             if not all(m.get("class") in set(Class) for m in drill.moves):
                 raise ValueError(f"a move's class is not one of {', '.join(Class)}")
         except (TypeError, KeyError, ValueError, records.RecordError) as err:
@@ -103,17 +109,15 @@ class Drill:
         self.box = min(self.box + 1, len(BOX_DAYS) - 1) if right else 0
         self.due = _at(when + timedelta(days=BOX_DAYS[self.box]))
         self.answers.append({"when": _at(when), "action": action, "right": right})
-        return right, feedback(self.state(), chosen, best, played)
+        return right, feedback(self.state(), chosen, best, played, self.measured)
 
 
-def _win(m: dict) -> str:
-    """"62% ±4": a stored move's win % and its interval's half width."""
-    low, high = m["ci95"]
-    return f"{m['win_pct']:.0f}% ±{(high - low) / 2:.0f}"
+def feedback(state, chosen: dict, best: dict, played: dict, measured: bool = True) -> str:
+    """The numbers of the chosen move against the best, and the narrator's reason where it is worse; with
+    `measured` False the intervals are unknown ("62% (uncalibrated)")."""
+    def _win(m: dict) -> str:
+        return win_text(m["win_pct"], m["ci95"], measured)
 
-
-def feedback(state, chosen: dict, best: dict, played: dict) -> str:
-    """The numbers of the chosen move against the best, and the narrator's reason where it is worse."""
     if Class(chosen["class"]).is_right:
         head = f"{chosen['move']}: win {_win(chosen)}" + (", the best move." if chosen["loss"] <= 0 else
                                                           f", within {chosen['loss']:.1f} points of the best.")
@@ -153,7 +157,8 @@ def make(game: records.GameRecord | records.ReplayedGame, found, preset: str = "
         best = analysis.best
         now = _at(datetime.now(timezone.utc))
         out.append(Drill(f"{record.game_id}:{ply}", records.to_json(game), move.seat, move.action, moves,
-                         kind(states[ply], move.action, best.action, move_risks(played, best)), now, 0, now))
+                         kind(states[ply], move.action, best.action, move_risks(played, best)), now, 0, now,
+                         measured=measured_error(analysis.settings, analysis.leaf)))
     return out
 
 

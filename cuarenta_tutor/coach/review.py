@@ -146,14 +146,6 @@ def reasons(state, note: Annotation) -> list[str]:
     return why_better(state, note.action, note.best_action, note.risks.by_action(note.action, note.best_action))
 
 
-def win_text(win: float, ci95, measured: bool = True) -> str:
-    """"62% ±3" (an analysed move), "62%" (the network's), or "62% (uncalibrated)" where the analysis has no
-    measured error (advice.measured_error): its interval is unknown."""
-    if ci95 is None:
-        return f"{win:.0f}%"
-    return f"{win:.0f}% ±{(ci95[1] - ci95[0]) / 2:.0f}" if measured else f"{win:.0f}% (uncalibrated)"
-
-
 def note_measured(note: Annotation) -> bool:
     """Whether an annotation's interval holds a measured model error (the network's has none to show)."""
     return note.method != "analysis" or measured_error(note.provenance.settings or {}, note.provenance.leaf)
