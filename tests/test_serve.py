@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
@@ -195,6 +196,21 @@ def play_a_card(page, record: Path) -> dict:
 def test_the_page_is_served(server):
     with urllib.request.urlopen(server.url, timeout=HANG) as response:
         assert response.status == 200 and "Cuarenta Tutor" in response.read().decode()
+
+
+def test_only_the_servers_own_page_reaches_an_app(server):
+    # any web page may open a websocket to this machine: one from another site's page is refused, as is a request
+    # through another name (a DNS rebinding) to a server for this machine only
+    handshake = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+                 "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+    port = server.url.rsplit(":", 1)[1]
+    for path, headers in (("/ws", {**handshake, "Origin": "http://elsewhere.example"}),
+                          ("/ws", {**handshake, "Host": f"rebound.example:{port}",
+                                   "Origin": f"http://rebound.example:{port}"}),
+                          ("/", {"Host": f"rebound.example:{port}"})):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(urllib.request.Request(server.url + path, headers=headers), timeout=HANG)
+        assert refused.value.code == 403, (path, headers)  # before any app starts
 
 
 @needs_chromium

@@ -43,7 +43,8 @@ def run(args) -> int:
     problem = preflight(model_loads(), games_folder_writable, lambda: port_problem(args.host, args.port))
     if problem:
         return refuse(NAME, problem)
-    if not loopback(args.host):
+    local = loopback(args.host)
+    if not local:
         print(f"cuarenta-tutor {NAME}: warning: listening on {args.host}: anyone who can reach this address can play "
               f"and read your saved games", file=sys.stderr, flush=True)
     from .. import records
@@ -53,7 +54,7 @@ def run(args) -> int:
         print(f"cuarenta-tutor {NAME}: open {url(args.host, args.port)} in a browser (each tab is its own app; games "
               f"are saved in {records.games_dir()}; Ctrl-C stops)", flush=True)
 
-    problem = serve(app_command(), args.host, args.port, listening)
+    problem = serve(app_command(), args.host, args.port, local, listening)
     if problem:
         return refuse(NAME, problem)
     raise KeyboardInterrupt  # stopped by Ctrl-C (or SIGTERM), its apps with it: main says so, as for any command

@@ -5,8 +5,10 @@ listening socket, asks every app to quit, kills any still running after QUIT_SEC
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import signal
 from typing import Callable
+from urllib.parse import urlsplit
 
 from aiohttp import web
 from textual_serve.app_service import AppService
@@ -19,23 +21,39 @@ QUIT_SECONDS = 5.0
 
 
 class TutorServer(Server):
-    """textual-serve's server, which knows its apps, so a stop ends every one of them, and whose page connects back
-    to the address the browser used (a server on 0.0.0.0 is reached at any of the machine's addresses)."""
+    """textual-serve's server, which knows its apps, so a stop ends every one of them, whose page connects back to
+    the address the browser used (a server on 0.0.0.0 is reached at any of the machine's addresses), and whose apps
+    only its own page drives: any web page may open a websocket to this machine, so one from another site's page
+    (its Origin) or, on a server for this machine only, through another name (a DNS rebinding) is refused."""
 
-    def __init__(self, command: str):
+    def __init__(self, command: str, local_only: bool):
         super().__init__(command, title="Cuarenta Tutor")
+        self.local_only = local_only
         self.apps: dict[web.WebSocketResponse, AppService] = {}
         """The running apps, by the websocket of their tab."""
+
+    def refusal(self, request: web.Request) -> str | None:
+        """Why this request may not reach an app, or None."""
+        if self.local_only and not loopback_name(urlsplit(f"//{request.host}").hostname):
+            return f"this server answers to this machine's own addresses only, not {request.host}"
+        origin = request.headers.get("Origin")
+        if origin is not None and urlsplit(origin).netloc != request.host:
+            return f"a page from {origin} may not drive the tutor"
+        return None
 
     async def on_startup(self, app: web.Application) -> None:
         """textual-serve prints its logo here; the caller prints one line instead."""
 
     async def handle_index(self, request: web.Request):
+        if problem := self.refusal(request):
+            raise web.HTTPForbidden(text=problem)
         self.public_url = f"{request.scheme}://{request.host}"  # read at once by the page's template (no await)
         return await super().handle_index(request)
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One tab: its app process, fed the tab's keys and resizes, until either side closes."""
+        if problem := self.refusal(request):
+            raise web.HTTPForbidden(text=problem)
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
         app = AppService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
@@ -66,10 +84,21 @@ class TutorServer(Server):
             await websocket.close()
 
 
-def serve(command: str, host: str, port: int, listening: Callable[[], None]) -> str | None:
-    """Serve `command`, one process a tab, on `host`:`port` until SIGINT or SIGTERM; `listening()` once it listens.
-    None after a stop, or why it could not listen (the port taken since it was checked)."""
-    return asyncio.run(_serve(TutorServer(command), host, port, listening))
+def loopback_name(name: str | None) -> bool:
+    """Whether a Host header's name is this machine's own (localhost, a loopback address)."""
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name or "").is_loopback
+    except ValueError:
+        return False
+
+
+def serve(command: str, host: str, port: int, local_only: bool, listening: Callable[[], None]) -> str | None:
+    """Serve `command`, one process a tab, on `host`:`port` (`local_only`: a loopback address) until SIGINT or
+    SIGTERM; `listening()` once it listens. None after a stop, or why it could not listen (the port taken since it
+    was checked)."""
+    return asyncio.run(_serve(TutorServer(command, local_only), host, port, listening))
 
 
 async def _serve(server: TutorServer, host: str, port: int, listening: Callable[[], None]) -> str | None:
