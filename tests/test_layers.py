@@ -18,7 +18,7 @@ FORBIDDEN = {
     "cuarenta_tutor.coach": {"torch", "textual"},
     "cuarenta_tutor.records": {"numpy", "torch", "textual", "onnxruntime"},
     "cuarenta_tutor.lessons": {"torch", "textual"},
-    "cuarenta_tutor.cli": {"numpy", "onnxruntime", "torch", "textual"},
+    "cuarenta_tutor.cli": {"numpy", "onnxruntime", "torch", "textual", "textual_serve", "aiohttp"},
     "cuarenta_tutor.tui": {"torch"},
 }
 EXTRAS = {"pyspiel", "open_spiel", "pettingzoo", "gymnasium", "ray"}

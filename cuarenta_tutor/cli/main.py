@@ -19,8 +19,8 @@ from .. import core
 from . import home
 from .options import Parser, backend_problem
 
-COMMANDS = ("play", "review", "lessons", "drills", "stats", "analyse", "arena", "train", "search_games", "export",
-            "bench")
+COMMANDS = ("play", "review", "lessons", "drills", "stats", "serve", "analyse", "arena", "train", "search_games",
+            "export", "bench")
 """The subcommands' modules, in the order `--help` lists them."""
 
 

@@ -47,6 +47,8 @@ def whole(low: int, high: int, even: bool = False):
 SEED = whole(0, 2**63 - 1)
 """A seed: what torch, numpy and Python's random all take."""
 JOBS = whole(1, MAX_JOBS)
+PORT = whole(1, 65535)
+"""A TCP port to listen on."""
 
 
 def seat():

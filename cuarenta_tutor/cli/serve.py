@@ -1,0 +1,114 @@
+"""Provides `cuarenta-tutor serve`: the app in a browser (the web extra, textual-serve). Each browser tab runs its own
+app process, the home screen of the plain command, with the same Python and the same user data folder: a game
+started in the terminal continues in the browser and the other way round. It listens on this machine only unless
+--host says otherwise."""
+
+from __future__ import annotations
+
+import errno
+import ipaddress
+import os
+import shlex
+import socket
+import subprocess
+import sys
+
+from .app import games_folder_writable, model_loads, one_thread, preflight, refuse
+from .options import PORT
+
+NAME = "serve"
+HELP = "play in a browser (needs the web extra)"
+DESCRIPTION = ("Serve the tutor to a browser: open the URL it prints; each tab is its own app, with your games, "
+               "drills and lessons from the same data folder as in the terminal. Ctrl-C stops it and its apps.")
+
+WEB_EXTRA = 'serving in a browser needs the web extra: pip install "cuarenta-tutor[web]"'
+DEFAULT_PORT = 8000
+WILDCARDS = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}
+"""The hosts that mean every address of this machine, and the one of them a browser here opens."""
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every "
+                             "network this machine is on, where anyone who reaches it can play and read your games)")
+    parser.add_argument("--port", type=PORT, default=DEFAULT_PORT, help=f"the port (default {DEFAULT_PORT})")
+
+
+def run(args) -> int:
+    import importlib.util
+
+    if importlib.util.find_spec("textual_serve") is None:
+        return refuse(NAME, WEB_EXTRA)
+    one_thread()
+    problem = preflight(model_loads(), games_folder_writable, lambda: port_problem(args.host, args.port))
+    if problem:
+        return refuse(NAME, problem)
+    local = loopback(args.host)
+    if not local:
+        print(f"cuarenta-tutor {NAME}: warning: listening on {args.host}: anyone who can reach this address can play "
+              f"and read your saved games", file=sys.stderr, flush=True)
+    from .. import records
+    from .web import serve
+
+    def listening() -> None:
+        print(f"cuarenta-tutor {NAME}: open {url(args.host, args.port)} in a browser (each tab is its own app; games "
+              f"are saved in {records.games_dir()}; Ctrl-C stops)", flush=True)
+
+    problem = serve(app_command(), args.host, args.port, local, listening)
+    if problem:
+        return refuse(NAME, problem)
+    raise KeyboardInterrupt  # stopped by Ctrl-C (or SIGTERM), its apps with it: main says so, as for any command
+
+
+def app_command() -> str:
+    """The shell command of one tab's app: the home screen, in this Python (exec'd, so the app is the process the
+    server starts and stops, not a shell above it)."""
+    words = [sys.executable, "-m", "cuarenta_tutor.cli"]
+    return f"exec {shlex.join(words)}" if os.name == "posix" else subprocess.list2cmdline(words)
+
+
+def url(host: str, port: int) -> str:
+    """The address a browser on this machine opens."""
+    host = WILDCARDS.get(host, host)
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _addresses(host: str, port: int | None) -> list:
+    return socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+
+
+def loopback(host: str) -> bool:
+    """Whether every address `host` names is this machine's loopback (only this machine can connect)."""
+    try:
+        return all(ipaddress.ip_address(str(info[4][0]).split("%")[0]).is_loopback for info in _addresses(host, None))
+    except (OSError, ValueError):
+        return False
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why the server cannot listen on `host`:`port` (the port in use, no such host, no permission), found by
+    binding it as the server will; None when it can."""
+    try:
+        addresses = _addresses(host, port)
+    except OSError as err:
+        return f"cannot listen on {host!r}: {getattr(err, 'strerror', None) or err}; give an address of this machine"
+    for family, kind, proto, _, address in addresses:
+        with socket.socket(family, kind, proto) as sock:
+            if os.name == "posix":  # as the server does: a port its last run left in TIME_WAIT can be taken again
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                sock.bind(address)
+            except OSError as err:
+                return bind_problem(host, port, err)
+    return None
+
+
+def bind_problem(host: str, port: int, err: OSError) -> str:
+    """What a failed bind means, in one line."""
+    if err.errno == errno.EADDRINUSE:
+        return f"port {port} is in use on {host}; stop what uses it or choose another with --port"
+    if err.errno == errno.EACCES:
+        return f"no permission to listen on port {port}; choose one above 1023 with --port"
+    return f"cannot listen on {host} port {port}: {err.strerror or err}"
