@@ -5,6 +5,7 @@ runs their work and their one check."""
 from __future__ import annotations
 
 import argparse
+import errno
 import math
 import os
 from pathlib import Path
@@ -49,6 +50,15 @@ SEED = whole(0, 2**63 - 1)
 JOBS = whole(1, MAX_JOBS)
 PORT = whole(1, 65535)
 """A TCP port to listen on."""
+
+
+def bind_problem(host: str, port: int, err: OSError) -> str:
+    """What a failed bind means, in one line."""
+    if err.errno == errno.EADDRINUSE:
+        return f"port {port} is in use on {host}; stop what uses it or choose another with --port"
+    if err.errno == errno.EACCES:
+        return f"no permission to listen on port {port}; choose one above 1023 with --port"
+    return f"cannot listen on {host} port {port}: {err.strerror or err}"
 
 
 def seat():

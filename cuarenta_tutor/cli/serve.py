@@ -5,7 +5,6 @@ started in the terminal continues in the browser and the other way round. It lis
 
 from __future__ import annotations
 
-import errno
 import ipaddress
 import os
 import shlex
@@ -14,7 +13,7 @@ import subprocess
 import sys
 
 from .app import games_folder_writable, model_loads, one_thread, preflight, refuse
-from .options import PORT
+from .options import PORT, bind_problem
 
 NAME = "serve"
 HELP = "play in a browser (needs the web extra)"
@@ -103,12 +102,3 @@ def port_problem(host: str, port: int) -> str | None:
             except OSError as err:
                 return bind_problem(host, port, err)
     return None
-
-
-def bind_problem(host: str, port: int, err: OSError) -> str:
-    """What a failed bind means, in one line."""
-    if err.errno == errno.EADDRINUSE:
-        return f"port {port} is in use on {host}; stop what uses it or choose another with --port"
-    if err.errno == errno.EACCES:
-        return f"no permission to listen on port {port}; choose one above 1023 with --port"
-    return f"cannot listen on {host} port {port}: {err.strerror or err}"

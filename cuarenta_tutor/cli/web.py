@@ -14,7 +14,7 @@ from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
-from .serve import bind_problem
+from .options import bind_problem
 
 QUIT_SECONDS = 5.0
 """How long the apps get to quit on a stop (each saved its game after every move) before they are killed."""
