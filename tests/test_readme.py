@@ -37,3 +37,11 @@ def test_the_rules_document_has_the_rule_case_format_and_every_preset():
 
     rules = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
     assert "## 15." in rules and all(f"`{name}`" in rules for name in PRESETS)
+
+
+def test_the_measured_section_is_one_short_table():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = re.search(r"^## Measured\n(.+?)(?=^## |\Z)", text, re.S | re.M).group(1).strip()
+    rows = [line for line in section.splitlines() if line.startswith("|")][2:]  # past the header and its rule
+    assert 0 < len(rows) <= 20 and len(section.splitlines()) <= 40 and len(section) <= 8000
+    assert "docs/MEASURED.md" in section  # the history is there
