@@ -39,13 +39,26 @@ async def settle(pilot):
     await pilot.pause()
 
 
+async def steady(pilot, frames: int = 100):
+    """Pause until the screen drawn is the same two frames in a row: a busy machine may lay a long line out a frame
+    or more late (at most `frames`, a hang's guard only)."""
+    last = None
+    for _ in range(frames):
+        await pilot.pause()
+        shot = pilot.app.export_screenshot()
+        if shot == last:
+            return
+        last = shot
+
+
 def pressing(*keys):
-    """A snapshot's `run_before`: settle, then each key in turn, settling after each."""
+    """A snapshot's `run_before`: settle, then each key in turn, settling after each; then a steady screen."""
     async def before(pilot):
         await settle(pilot)
         for key in keys:
             await pilot.press(key)
             await settle(pilot)
+        await steady(pilot)
     return before
 
 
