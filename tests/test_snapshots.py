@@ -45,7 +45,7 @@ def test_review(snap_compare):
     review took: the picture is taken without it (test_tui_drills checks the message). The review analyses in this
     process (test_e2e_tmux reviews in worker processes: the same annotations)."""
     path = fixed_game()
-    few = fixed(2)  # two worlds: blunders at moves 1 and 3 of this game (worlds seeded from what the seat knows)
+    few = fixed(2)  # two worlds: a mistake at move 3 of this game (worlds seeded from what the seat knows)
     app = make_app(start="review", game=str(path), agent_delay=0, review=few)
     keys = pressing("right", "n")
 

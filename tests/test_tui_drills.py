@@ -41,7 +41,7 @@ async def answer(pilot, screen: DrillScreen, action: int) -> str:
 
 @pytest.mark.usefixtures("one_process")
 async def test_a_reviewed_blunder_becomes_a_drill_and_a_wrong_answer_comes_back_before_a_right_one():
-    session = worst_start(seed=1)  # two mistakes or worse in TINY: moves 1 and 5
+    session = worst_start(seed=24)  # two mistakes or worse in TINY: moves 1 and 3
     path = records.games_dir() / f"{session.record.game_id}.json"
     app = make_app(start="review", game=path, agent_delay=0, review=TINY)
     async with app.run_test(size=SIZE) as pilot:
@@ -78,7 +78,7 @@ async def test_a_reviewed_blunder_becomes_a_drill_and_a_wrong_answer_comes_back_
 
 
 async def test_the_schedule_survives_closing_the_app():
-    session = worst_start(seed=1)
+    session = worst_start(seed=24)
     found: list = []
     coach.review(session.record, None, TINY, drills=found)
     drills.add_drills(found)
