@@ -59,27 +59,28 @@ def main(argv=None) -> int:
     one line and 2, returned as every other refusal is (--help and --version: 0)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     command = next((word for word in argv if not word.startswith("-")), "")  # no top-level option takes a value
-    try:
-        args = _parse(build_parser(only=command), argv)
-    except SystemExit as done:  # the parser's own exit: its status, so a caller in this process gets it too
-        return done.code
-    if core.problem():
-        print(f"cuarenta-tutor: {core.problem()}", file=sys.stderr)
     interrupted = []
     with _noting_interrupts(interrupted):
         try:
+            try:
+                args = _parse(build_parser(only=command), argv)
+            except SystemExit as done:  # the parser's own exit: its status, so a caller in this process gets it
+                return done.code
+            command = args.command or ""
+            if core.problem():
+                print(f"cuarenta-tutor: {core.problem()}", file=sys.stderr)
             problem = backend_problem(args)
             if problem:
-                print(f"cuarenta-tutor {args.command}: {problem}", file=sys.stderr)
+                print(f"cuarenta-tutor {command}: {problem}", file=sys.stderr)
                 return 2
             return args.run(args)
         except Exception:
             if not interrupted:
                 raise
             # Ctrl-C inside a library that turns it into its own error (numba, compiling): still a stop
-        except KeyboardInterrupt:  # Ctrl-C, at any point (an import, a load): a line, not a traceback
+        except KeyboardInterrupt:  # Ctrl-C, at any point (parsing, an import, a load): a line, not a traceback
             pass
-    print(f"\ncuarenta-tutor {args.command or ''}: stopped".rstrip(), file=sys.stderr)
+    print(f"\ncuarenta-tutor {command}: stopped".replace(" :", ":"), file=sys.stderr)
     _STOPPED.append(True)
     return 130
 
