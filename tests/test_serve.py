@@ -214,27 +214,20 @@ def test_only_the_servers_own_page_reaches_an_app(server):
 
 
 @needs_chromium
-def test_a_game_played_in_the_browser_is_saved_in_the_data_folder(server, browser, home):
-    with tab(browser, server.url) as page:
-        assert "Cuarenta Tutor" in page.evaluate(SCREEN)  # the home screen's banner
-        record = start_game(page, home)
-        game = play_a_card(page, record)
-        assert game["rules_preset"] == "standard"
-        shows(page, "your turn: press 1")  # the agent's reply, then the hints, as the screenshot shows them
-        page.keyboard.press("h")
-        assert "Traceback" not in shows(page, "Hints (h hides)")
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=ARTIFACTS / "serve-game.png")
-    assert "Traceback" not in server.out.read_text() + server.err.read_text()
-
-
-@needs_chromium
-def test_two_tabs_play_two_games_at_once(server, browser, home):
+def test_two_tabs_play_two_games_at_once_each_saved_in_the_data_folder(server, browser, home):
     with tab(browser, server.url) as first, tab(browser, server.url) as second:
+        assert "Cuarenta Tutor" in first.evaluate(SCREEN)  # the home screen's banner
         games = start_game(first, home), start_game(second, home)
         play_a_card(second, games[1])  # the second tab first: each tab is its own app
-        play_a_card(first, games[0])
+        game = play_a_card(first, games[0])
+        assert game["rules_preset"] == "standard"
+        shows(first, "your turn: press 1")  # the agent's reply, then the hints, as the screenshot shows them
+        first.keyboard.press("h")
+        assert "Traceback" not in shows(first, "Hints (h hides)")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        first.screenshot(path=ARTIFACTS / "serve-game.png")
     assert games[0] != games[1]
+    assert "Traceback" not in server.out.read_text() + server.err.read_text()
 
 
 @needs_chromium
