@@ -20,6 +20,7 @@ from ..resources import data_dir
 from ..table import Decision
 from .base import BasePolicy
 from .features import encode_into
+from .memory_graph import load_memory
 from .onnx_contract import REEXPORT, ModelError, check_metadata
 
 DEFAULT_MODEL = "cuarenta-a2c-lstm.onnx"
@@ -129,6 +130,12 @@ class OnnxPolicy(BasePolicy):
 
     def run(self, obs, mask, h, c):
         return self.session.run(None, {"obs": obs, "mask": mask, "h": h, "c": c})
+
+    @property
+    def remember(self):
+        """The memory-only step (obs, h, c) -> (h_out, c_out) of the model's memory graph (memory_graph.py), or
+        None where it has none made for this model."""
+        return load_memory(str(self.path), self.model_id)
 
     def observe(self, state: State, events: tuple = ()) -> None:
         """Step the memory on a state this seat sees (every play, every deal); ModelError if the model gives

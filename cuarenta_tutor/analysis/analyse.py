@@ -207,7 +207,8 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     if settings.horizon == "hand" and settings.leaf == "table":
         hand_values = for_model(agent.path, agent.model_id, state.rules)
     playouts = Playouts(agent.run, agent.hidden, settings.horizon, leaf=hand_values.win if hand_values else None,
-                        leaf_error=hand_values.error if hand_values else None, encoding=agent.encoding)
+                        leaf_error=hand_values.error if hand_values else None, encoding=agent.encoding,
+                        remember=getattr(agent, "remember", None))
     values: list[list[float]] = [[] for _ in legal]
     points: list[list[float]] = [[] for _ in legal]
     caidas, limpias = [0] * len(legal), [0] * len(legal)

@@ -76,10 +76,13 @@ class Playouts:
     they stop after that deal and the critic values them."""
 
     def __init__(self, run, hidden: int, horizon: str = "deal", max_plies: int = 400, leaf=None, leaf_error=None,
-                 encoding: int = ENCODING_VERSION):
+                 encoding: int = ENCODING_VERSION, remember=None):
         if horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, not {horizon!r}")
         self.run, self.hidden, self.horizon, self.max_plies = run, hidden, horizon, max_plies
+        self.remember = remember
+        """`remember(obs, h, c)`: the memory-only step (agents/memory_graph.py) for the rows whose probabilities and
+        value go unread; None: every row runs `run`."""
         self.leaf = leaf if horizon == "hand" else None
         self.leaf_error = leaf_error
         """`leaf_error(state)`: the standard error of `leaf` there (e.g. `HandValues.error`)."""
@@ -120,7 +123,13 @@ class Playouts:
                 row = mask[k * n + state.turn]
                 row[:] = False
                 row[list(legal_actions(state))] = True
-            probs, values = self._step(memory, np.array(open_), obs, mask)
+            need = np.zeros(rows, np.bool_)
+            for k, i in enumerate(open_):
+                lane = lanes[i]
+                horizon = self._at_horizon(lane, self.horizon)
+                need[k * n + (seat if horizon else lane.state.turn)] = True
+                need[k * n + seat] |= lane.plies + 1 >= self.max_plies
+            probs, values = self._step(memory, np.array(open_), obs, mask, need)
             still = []
             for k, i in enumerate(open_):
                 lane = lanes[i]
@@ -163,9 +172,12 @@ class Playouts:
             obs = np.zeros((rows, self.width), np.float32)
             mask = np.ones((rows, N_ACTIONS), dtype=bool)
             encode_lanes(lanes.rows, open_, core_rules, tail, obs, mask)
-            probs, values = self._step(memory, open_, obs, mask)
-            critic = values.reshape(len(open_), n)[:, seat]
             done = lanes.at_horizon(open_, self.horizon)
+            need = np.zeros((len(open_), n), np.bool_)
+            need[np.arange(len(open_)), np.where(done, seat, lanes.rows[open_, TURN])] = True
+            need[:, seat] |= lanes.plies[open_] + 1 >= self.max_plies
+            probs, values = self._step(memory, open_, obs, mask, need.reshape(-1))
+            critic = values.reshape(len(open_), n)[:, seat]
             lanes.value[open_[done]] = critic[done]
             going = ~done
             moving = open_[going]
@@ -187,15 +199,25 @@ class Playouts:
         h[seat], c[seat] = h0[0, 0], c0[0, 0]
         return h, c
 
-    def _step(self, memory: tuple, idx: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> tuple:
+    def _step(self, memory: tuple, idx: np.ndarray, obs: np.ndarray, mask: np.ndarray, need: np.ndarray) -> tuple:
         """One batched network step of every seat of lanes `idx` (obs and mask rows lane-major, seat-minor), their
-        memory updated in place: (probs, values)."""
+        memory updated in place: (probs, values), read only at the rows `need` marks (with `remember`, the others
+        step only their memory: their probs are 0 and values NaN)."""
         h, c = memory
         n, hidden = h.shape[0], self.hidden
         rows = len(idx) * n
         hb = h[:, idx].transpose(1, 0, 2).reshape(1, rows, hidden)
         cb = c[:, idx].transpose(1, 0, 2).reshape(1, rows, hidden)
-        probs, values, h_out, c_out = self.run(obs, mask, hb, cb)
+        if self.remember is None or need.all():
+            probs, values, h_out, c_out = self.run(obs, mask, hb, cb)
+        else:  # the same numbers, row by row (a row's outputs do not depend on the batch around it)
+            full, rest = np.flatnonzero(need), np.flatnonzero(~need)
+            probs = np.zeros((rows, mask.shape[1]), np.float32)
+            values = np.full(rows, np.nan, np.float32)
+            h_out, c_out = np.empty_like(hb), np.empty_like(cb)
+            probs[full], values[full], h_out[:, full], c_out[:, full] = self.run(obs[full], mask[full], hb[:, full],
+                                                                                 cb[:, full])
+            h_out[:, rest], c_out[:, rest] = self.remember(obs[rest], hb[:, rest], cb[:, rest])
         h[:, idx] = h_out.reshape(len(idx), n, hidden).transpose(1, 0, 2)
         c[:, idx] = c_out.reshape(len(idx), n, hidden).transpose(1, 0, 2)
         return probs, values

@@ -91,7 +91,8 @@ def simulate(agent, rules: Rules, starts: list, hands: int, seed: int) -> list[l
             cards = Dealer(rng.randrange(1 << 62))
             state = cards.start(rules, dealer, scores)[0]
             lanes.append(Lane(state, cards, k, 0, hand_no=state.hand_no))
-    playouts = Playouts(agent.run, agent.hidden, "hand", leaf=lambda state, team: 0.5, encoding=agent.encoding)
+    playouts = Playouts(agent.run, agent.hidden, "hand", leaf=lambda state, team: 0.5, encoding=agent.encoding,
+                        remember=getattr(agent, "remember", None))
     zero = np.zeros((1, 1, agent.hidden), np.float32)
     if core.fast():
         rows = np.stack([to_row(lane.state, lane.dealer.next_stock(lane.state)) for lane in lanes])

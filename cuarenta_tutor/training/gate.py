@@ -47,6 +47,7 @@ def record(card_path, result: dict) -> None:
 def promote(candidate, destination) -> bool:
     """Copy an accepted candidate (the ONNX file and its card) over `destination`; False (nothing copied) when
     the candidate's card says its last gate rejected it."""
+    from ..agents.memory_graph import memory_path
     from ..records import read_card, write_card
 
     candidate, destination = Path(candidate), Path(destination)
@@ -55,5 +56,7 @@ def promote(candidate, destination) -> bool:
     if not gates or not isinstance(gates[-1], dict) or gates[-1].get("accepted") is not True:
         return False
     shutil.copyfile(candidate, destination)
+    if memory_path(candidate).is_file():  # it names the candidate's sha256, which the copy has
+        shutil.copyfile(memory_path(candidate), memory_path(destination))
     write_card(destination.with_suffix(".json"), card)
     return True

@@ -85,7 +85,8 @@ def check_same_policy(before, after, a2: float, b2: float, steps: int = 30, seed
 @contextmanager
 def model_written(out):
     """The file to write the model `out` through (OUT.tmp.onnx): it replaces `out` when the block ends, and is
-    removed when the block fails, so a failed export or recalibration leaves nothing beside `out`."""
+    removed when the block fails, so a failed export or recalibration leaves nothing beside `out`. Its memory graph
+    (agents/memory_graph.py) is then written beside it."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp.onnx")
@@ -94,6 +95,7 @@ def model_written(out):
         tmp.replace(out)
     finally:
         tmp.unlink(missing_ok=True)
+    write_memory_graph(out)
 
 
 def carry_sidecar(model, out, model_sha: str, why: str = "only the value's scaling changed (recalibrate.py)") -> bool:
@@ -179,3 +181,27 @@ def reencode(model, out, version: int) -> dict:
               "command": f"cuarenta-tutor export {model} --out {out} --encoding {version}"}
     carry_card(card, out, "reencoded", change, encoding_version=version)
     return change
+
+
+def write_memory_graph(model) -> Path:
+    """Cut the memory graph (obs, h, c -> h_out, c_out; agents/memory_graph.py) out of the ONNX model at `model` and
+    write it beside it, naming the model's sha256 (through a temporary file: a stop leaves the old one or none)."""
+    import onnx
+    import onnx.utils
+
+    from ..agents.memory_graph import INPUTS, OUTPUTS, memory_path
+
+    model, out = Path(model), memory_path(model)
+    tmp = out.with_suffix(".tmp")
+    try:
+        onnx.utils.extract_model(str(model), str(tmp), list(INPUTS), list(OUTPUTS))
+        graph = onnx.load(str(tmp))
+        del graph.metadata_props[:]
+        entry = graph.metadata_props.add()
+        entry.key, entry.value = "source_sha256", file_sha256(model)
+        onnx.save(graph, str(tmp))
+        tmp.replace(out)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return out
+
