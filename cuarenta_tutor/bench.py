@@ -284,10 +284,11 @@ def bench_tui(moves: int, seed: int) -> dict:
 
 
 def bench_analysis(positions: int, seed: int, accuracy_games: int, model=None, reference_worlds: int = 4096,
-                   jobs: int = 1) -> dict:
+                   jobs: int = 1, rules=None) -> dict:
     """The analysis at its interactive settings (with the model's measured errors) against the deep reference
     on `positions` positions (analysis/validate.py), a whole game's review time, and the accuracy it gives the
-    random, greedy and expert bots in a player's seat over `accuracy_games` games each against the agent."""
+    random, greedy and expert bots in a player's seat over `accuracy_games` games each against the agent; all in games
+    under `rules` (default standard 1 v 1)."""
     from dataclasses import replace
 
     from .analysis.calibrate import settings_for
@@ -296,16 +297,21 @@ def bench_analysis(positions: int, seed: int, accuracy_games: int, model=None, r
     from .coach import REVIEW
     from .progressbar import progress_bar
 
-    settings = settings_for(model)
+    from .engine import Rules
+    from .engine.rules import preset_name
+
+    rules = rules or Rules()
+    settings = settings_for(model, rules=rules)
     reference = replace(REFERENCE, worlds=reference_worlds, round_worlds=min(REFERENCE.round_worlds, reference_worlds))
     with progress_bar("reference") as advance:
-        out = validate(positions, seed, settings, reference, model=model, jobs=jobs, progress=advance)
-    review = settings_for(model, REVIEW)
-    out["review_s_per_game"] = round(review_seconds(seed, review, model), 1)
+        out = {"rules": preset_name(rules), "players": rules.players,
+               **validate(positions, seed, settings, reference, model=model, jobs=jobs, progress=advance, rules=rules)}
+    review = settings_for(model, REVIEW, rules)
+    out["review_s_per_game"] = round(review_seconds(seed, review, model, rules=rules), 1)
     if jobs > 1:
-        out[f"review_s_per_game_{jobs}_processes"] = round(review_seconds(seed, review, model, jobs), 1)
+        out[f"review_s_per_game_{jobs}_processes"] = round(review_seconds(seed, review, model, jobs, rules), 1)
     for player in ("random", "greedy", "expert") if accuracy_games else ():
-        per_game = accuracy_of(player, accuracy_games, seed, settings, model)
+        per_game = accuracy_of(player, accuracy_games, seed, settings, model, rules)
         mean, low, high = win_rate_interval([a / 100 for a in per_game])
         out[f"accuracy_{player}"] = round(100 * mean, 1)
         out[f"accuracy_{player}_ci95"] = [round(100 * low, 1), round(100 * high, 1)]

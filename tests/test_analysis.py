@@ -295,6 +295,18 @@ def test_references_are_kept_as_they_are_done_and_a_stopped_run_goes_on_from_the
     assert calls == [(1, 1)]
 
 
+def test_the_benchs_positions_come_from_games_of_the_rules_asked_with_the_agent_in_every_seat():
+    from cuarenta_tutor.analysis.validate import sample_positions
+    from cuarenta_tutor.engine.rules import preset
+
+    rules = preset("agent_dory", 4)
+    found = sample_positions(10, seed=3, rules=rules)
+    assert all(state.rules == rules and len(legal_actions(state)) > 1 for state, _ in found)
+    turns = [state.turn for state, _ in found]
+    assert turns == sorted(turns) and set(turns) == {0, 1}  # the agent's seat: 0 in the first game, 1 in the next
+    assert [repr(s) for s, _ in sample_positions(3, seed=3)] != [repr(s) for s, _ in found[:3]]
+
+
 @pytest.mark.parametrize("sidecar", [None, b'{"model_sha256": "cut', b"[]"], ids=["missing", "damaged", "shape"])
 def test_a_model_with_no_usable_sidecar_is_said_uncalibrated_and_its_numbers_from_the_critic(tmp_path, capsys,
                                                                                           sidecar):

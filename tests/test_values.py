@@ -140,3 +140,62 @@ def test_a_new_hand_table_keeps_the_one_pass_fit_and_drops_the_errors():
     assert data["one_pass"] == shipped["one_pass"] and "errors" not in data and "errors" in shipped
     assert data["hand_values"] == table.to_json() and data["model_sha256"] == agent.model_id
     assert sidecar(agent.path).name.endswith(".analysis.json")
+
+
+@pytest.fixture
+def model_copy(tmp_path):
+    """The shipped model and its sidecar in a folder of their own (their sidecar is then the test's to change)."""
+    import shutil
+
+    from cuarenta_tutor.agents.onnx_policy import default_model_path
+    from cuarenta_tutor.analysis.values import forget, sidecar
+
+    shipped = default_model_path()
+    for path in (shipped, shipped.with_suffix(".json"), sidecar(shipped)):
+        shutil.copyfile(path, tmp_path / path.name)
+    forget()
+    yield tmp_path / shipped.name
+    forget()
+
+
+def test_each_presets_and_player_counts_table_and_errors_are_found_by_their_rules(model_copy):
+    from cuarenta_tutor.analysis.calibrate import settings_for, with_errors, with_table, write_sidecar
+    from cuarenta_tutor.analysis.values import read_sidecar, sidecar_problem
+    from cuarenta_tutor.engine.rules import preset
+
+    agent = OnnxPolicy(model_copy)
+    shipped = dict(read_sidecar(model_copy, agent.model_id))
+    standard = HandValues.from_json(shipped["hand_values"])
+    pagat4 = preset("pagat", 4)
+    made = HandValues(np.full((TARGET_SCORE, TARGET_SCORE, 4), 0.25), pagat4, hands=3)
+    data = with_errors(with_table(shipped, agent.model_id, made), pagat4, {"horizon": "hand", "leaf": "table",
+                                                                          "value_sd": 1.5, "loss_sd": 2.5}, "cmd")
+    write_sidecar(model_copy, data)
+    assert sidecar_problem(model_copy, agent.model_id) is None
+    assert for_model(model_copy, agent.model_id, pagat4).table[0, 0, 3] == 0.25
+    np.testing.assert_array_equal(for_model(model_copy, agent.model_id, Rules()).table, standard.table)  # kept
+    assert for_model(model_copy, agent.model_id, preset("pagat", 2)) is None  # no table made for 1 v 1 pagat
+    assert (settings_for(model_copy, rules=pagat4).value_sd, settings_for(model_copy, rules=pagat4).loss_sd) == (1.5, 2.5)
+    assert settings_for(model_copy).loss_sd == shipped["errors"]["loss_sd"]  # standard 1 v 1's own
+    assert settings_for(model_copy, rules=preset("pagat", 2)).loss_sd == 0.0  # no errors measured there
+    again = with_table(data, agent.model_id, HandValues(made.table * 2, pagat4, hands=4))  # rebuilt: replaces it
+    assert len(again["variants"]) == 1 and "errors" not in again["variants"][0] and again["errors"]
+    again["variants"][0]["hand_values"]["win_team0"] = "damaged"
+    write_sidecar(model_copy, again)
+    assert "is damaged" in sidecar_problem(model_copy, agent.model_id)
+
+
+def test_calibrate_builds_a_2v2_table_for_a_preset_beside_the_standard_one(model_copy, monkeypatch, tmp_path):
+    from cuarenta_tutor.analysis.calibrate import main
+    from cuarenta_tutor.analysis.values import read_sidecar
+    from cuarenta_tutor.engine.rules import preset
+
+    monkeypatch.setenv("CUARENTA_TUTOR_HOME", str(tmp_path / "home"))
+    assert main(["--model", str(model_copy), "--rules", "quito_todo_dos", "--players", "4", "--hands", "1",
+                 "--table-only"]) == 0
+    agent = OnnxPolicy(model_copy)
+    table = for_model(model_copy, agent.model_id, preset("quito_todo_dos", 4))
+    assert table.table.shape == (TARGET_SCORE, TARGET_SCORE, 4) and table.hands == 1
+    assert not np.isnan(table.table[0, 0]).any()  # every dealer from 0-0
+    assert list((tmp_path / "home" / "cache").glob("hand-table-*-quito_todo_dos-4p-1.json"))  # its checkpoint
+    assert read_sidecar(model_copy, agent.model_id)["errors"]  # the standard table's errors stay

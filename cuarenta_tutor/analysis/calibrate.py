@@ -3,10 +3,12 @@
 error that, added to the sampling error, makes 95% of the intervals hold the deep reference's values on the
 fitting positions (the criterion `bench analysis` checks on positions of other seeds).
 
-    python -m cuarenta_tutor.analysis.calibrate [--hands N] [--positions N] [--seed S] [--model PATH]
+    python -m cuarenta_tutor.analysis.calibrate [--rules PRESET] [--players 2|4] [--hands N] [--positions N]
+                                                [--seed S] [--model PATH] [--table-only]
 
-builds the table (unless the sidecar already has one for this model and these hand counts), then measures
-the error with it; the shipped model's is models/cuarenta-a2c-lstm.analysis.json. The analysis values its
+builds the table of those rules (unless the sidecar already has one for this model and these hand counts), then
+measures the error with it; the shipped model's is models/cuarenta-a2c-lstm.analysis.json. Standard 1 v 1's table
+and errors are at the top of the sidecar; every other preset's and 2 v 2's are in its "variants" (values.entries). The analysis values its
 playouts with the table and adds the error to its sampling error, so its intervals hold the reference
 (`bench analysis` checks it on positions from other seeds).
 """
@@ -25,10 +27,11 @@ import numpy as np
 
 from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from ..engine import Rules
+from ..engine.rules import PRESETS, preset, preset_name
 from ..records import FileError, read_json, write_atomic
 from .analyse import INTERACTIVE, Z95, Settings, analyse, standard
 from .validate import REFERENCE, reference_file, references, sample_positions
-from .values import SIDECAR_BYTES, HandValues, build, for_model, forget, read_sidecar, sidecar
+from .values import SIDECAR_BYTES, HandValues, build, entry_for, for_model, forget, read_sidecar, sidecar
 
 FIT_SEED = 1001
 """Positions for fitting come from these games; `bench analysis` measures on others (seed 1)."""
@@ -38,15 +41,28 @@ TABLE_SEED = 5
 """The seed of those hands (the shipped table's)."""
 
 
-KEPT_WITH_A_NEW_TABLE = ("one_pass", "carried_from")
-"""What a sidecar keeps when its table is built again: the one-pass fit (onepass.py; refit it after) and where it
-came from. Its errors go: they are measured again with the new table."""
+KEPT_WITH_A_NEW_TABLE = ("one_pass", "carried_from", "variants")
+"""What a sidecar keeps when its standard 1 v 1 table is built again: the one-pass fit (onepass.py; refit it after),
+where it came from and the other rules' tables. Its errors go: they are measured again with the new table."""
 
 
 def with_table(data: dict, model_id: str, values: HandValues) -> dict:
-    """A sidecar with a new hand table: what it keeps of `data` (KEPT_WITH_A_NEW_TABLE), never the errors."""
-    kept = {k: data[k] for k in KEPT_WITH_A_NEW_TABLE if k in data}
-    return {"model_sha256": model_id, "hand_values": values.to_json(), **kept}
+    """A sidecar with a new hand table for its rules: for standard 1 v 1 at the top, keeping what KEPT_WITH_A_NEW_TABLE
+    names; for other rules in "variants", in place of the one for the same rules. Never that table's errors."""
+    if values.rules == Rules():
+        kept = {k: data[k] for k in KEPT_WITH_A_NEW_TABLE if k in data}
+        return {"model_sha256": model_id, "hand_values": values.to_json(), **kept}
+    variants = [v for v in data.get("variants", []) if entry_for({"variants": [v]}, values.rules) is None]
+    return {**data, "model_sha256": model_id, "variants": variants + [{"hand_values": values.to_json()}]}
+
+
+def with_errors(data: dict, rules: Rules, errors: dict, command: str) -> dict:
+    """A sidecar with the errors measured for `rules` (and the command that measured them) beside their table."""
+    if rules == Rules():
+        return {**data, "errors": errors, "command": command}
+    variants = [dict(v, errors=errors, command=command) if entry_for({"variants": [v]}, rules) else v
+                for v in data.get("variants", [])]
+    return {**data, "variants": variants}
 
 
 def _path(model) -> Path:
@@ -55,8 +71,8 @@ def _path(model) -> Path:
 
 def settings_for(model=None, base: Settings | None = None, rules: Rules | None = None) -> Settings:
     """`base` (default: analyse.STANDARD, the one analysis of a position) with the model's measured errors, when its
-    sidecar was made for this very model, for the same horizon and leaf (for `rules`: the table's rules when the
-    errors were measured with the table). Every consumer of a position's analysis (session, review, drills,
+    sidecar was made for this very model, for the same horizon and leaf, measured for `rules` (default standard 1 v 1)
+    with their table. Every consumer of a position's analysis (session, review, drills,
     `analyse`) takes its settings from here, with no `base`."""
     base = standard() if base is None else base
     path = _path(model)
@@ -64,7 +80,7 @@ def settings_for(model=None, base: Settings | None = None, rules: Rules | None =
         model_id = file_sha256(path)
     except OSError:
         return base
-    errors = read_sidecar(path, model_id).get("errors")
+    errors = (entry_for(read_sidecar(path, model_id), rules or Rules()) or {}).get("errors")
     try:
         if errors["horizon"] != base.horizon or errors["leaf"] != base.leaf:
             return base
@@ -102,12 +118,13 @@ FIT_REFERENCE = REFERENCE
 to it held only 67% of the 4096-world reference's values on the bench.)"""
 
 
-def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, progress=None) -> dict:
+def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, progress=None,
+        rules: Rules | None = None) -> dict:
     """Measure the error of the interactive settings (with the model's sidecar as it is) against the deep
-    reference on `positions`."""
+    reference on `positions` of games under `rules` (default standard 1 v 1)."""
     agent = OnnxPolicy(model)
     quick_settings = replace(INTERACTIVE, budget_s=0, min_worlds=INTERACTIVE.worlds)
-    found = sample_positions(positions, seed, model)
+    found = sample_positions(positions, seed, model, rules)
     quick = [analyse(state, agent, quick_settings, memory=memory) for state, memory in found]
     truths = references(found, FIT_REFERENCE, model, jobs, progress, keep=reference_file())
     value_err, value_var, loss_err, loss_var = [], [], [], []
@@ -127,7 +144,7 @@ def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, pr
             "value_rms": round(math.sqrt(float(np.mean(value_err ** 2))), 3),
             "value_bias": round(float(value_err.mean()), 3),
             "value_mae": round(float(np.abs(value_err).mean()), 3), "positions": len(found),
-            "moves": len(value_err), "seed": seed, "interactive": quick_settings.to_json(),
+            "moves": len(value_err), "seed": seed, "rules": (rules or Rules()).to_dict(), "interactive": quick_settings.to_json(),
             "reference": FIT_REFERENCE.to_json()}
 
 
@@ -145,38 +162,54 @@ def write_sidecar(path: Path, data: dict) -> None:
     forget()
 
 
+def table_checkpoint(model_id: str, rules: Rules, hands: int) -> Path:
+    """Where a table's build keeps its hands so far (beside the references, in the user data folder)."""
+    name = preset_name(rules)
+    which = "" if rules == Rules() else f"-{name}-{rules.players}p"
+    return reference_file().with_name(f"hand-table-{model_id[:16]}{which}-{hands}.json")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cuarenta_tutor.analysis.calibrate",
                                      description="Build the model's hand-value table and measure the analysis's "
-                                                 "error, and keep both beside the model.")
+                                                 "error, for one preset and player count, and keep both beside the "
+                                                 "model.")
     parser.add_argument("--hands", type=int, default=HANDS, help=f"hands per score for the table (default {HANDS})")
     parser.add_argument("--positions", type=int, default=60, help="positions to measure the error on (default 60)")
     parser.add_argument("--seed", type=int, default=FIT_SEED, help=f"seed of their games (default {FIT_SEED})")
+    parser.add_argument("--rules", default="standard", choices=list(PRESETS), help="the preset (default standard)")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 4), help="2 (1 v 1) or 4 (2 v 2); default 2")
     parser.add_argument("--model", help="ONNX model (default: the shipped one)")
     parser.add_argument("--jobs", type=int, default=1, help="processes for the reference (default 1)")
+    parser.add_argument("--table-only", action="store_true", help="build the table, and measure no error")
     args = parser.parse_args(argv)
     if args.positions < 2 or args.hands < 1:
         print("--positions must be 2 or more and --hands 1 or more", file=sys.stderr)
         return 2
-    path = _path(args.model)
+    path, rules = _path(args.model), preset(args.rules, args.players)
     agent = OnnxPolicy(path)
     data = dict(read_sidecar(path, agent.model_id))
-    table = data.get("hand_values")
+    table = (entry_for(data, rules) or {}).get("hand_values")
     if not table or table.get("hands_per_score") != args.hands or "se" not in table:
-        print(f"building the hand-value table ({args.hands} hands per score)…", file=sys.stderr)
-        keep = reference_file().with_name(f"hand-table-{agent.model_id[:16]}-{args.hands}.json")
-        values = build(agent, hands=args.hands, seed=TABLE_SEED, keep=keep)  # a stopped build goes on from `keep`
+        print(f"building the hand-value table of {args.rules}, {args.players} players ({args.hands} hands per "
+              f"score)…", file=sys.stderr)
+        keep = table_checkpoint(agent.model_id, rules, args.hands)
+        values = build(agent, rules, hands=args.hands, seed=TABLE_SEED, keep=keep)  # a stopped build goes on from it
         data = with_table(data, agent.model_id, values)
         write_sidecar(path, data)
-    HandValues.from_json(data["hand_values"])  # a damaged table stops here, before the long measurement
+    HandValues.from_json(entry_for(data, rules)["hand_values"])  # a damaged table stops here, before the long fit
+    if args.table_only:
+        print(f"wrote {sidecar(path)}", file=sys.stderr)
+        return 0
     from ..progressbar import progress_bar
 
     with progress_bar("reference positions") as advance:
-        data["errors"] = fit(args.positions, args.seed, args.model, args.jobs, progress=advance)
-    data["command"] = (f"python -m cuarenta_tutor.analysis.calibrate --hands {args.hands} "
-                       f"--positions {args.positions} --seed {args.seed}")
+        errors = fit(args.positions, args.seed, args.model, args.jobs, progress=advance, rules=rules)
+    command = (f"python -m cuarenta_tutor.analysis.calibrate --hands {args.hands} --positions {args.positions} "
+               f"--seed {args.seed}" + ("" if rules == Rules() else f" --rules {args.rules} --players {args.players}"))
+    data = with_errors(data, rules, errors, command)
     write_sidecar(path, data)
-    print(json.dumps(data["errors"]))
+    print(json.dumps(errors))
     print(f"wrote {sidecar(path)}", file=sys.stderr)
     return 0
 

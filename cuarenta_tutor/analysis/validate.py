@@ -35,17 +35,17 @@ noise was about as large as the interactive analysis's error: two 2048-world run
 moves it said lose 11-14 points at 8-10.)"""
 
 
-def sample_positions(count: int, seed: int, model=None) -> list[tuple]:
+def sample_positions(count: int, seed: int, model=None, rules: Rules | None = None) -> list[tuple]:
     """(state, seat memory) for `count` decisions of the agent against the expert (seats alternating by
-    game), about one in three of those with more than one legal move."""
+    game), about one in three of those with more than one legal move. In 2 v 2 (`rules`) the agent's partner and
+    opponents are experts."""
     agent = OnnxPolicy(model)
+    rules = rules or Rules()
     rng = random.Random(seed)
     found, game = [], 0
     while len(found) < count:
-        seat = game % 2
-        seats = [None, None]
-        seats[seat], seats[1 - seat] = agent, make_policy("expert", seed + game)
-        table = Table(Rules(), seats, Dealer(seed * 7919 + game))
+        seat = game % rules.players
+        table = Table(rules, against(agent, "expert", seat, rules.players, seed + game), Dealer(seed * 7919 + game))
         table.start()
         while not table.over and len(found) < count:
             if table.state.turn == seat and len(legal_actions(table.state)) > 1 and rng.random() < 1 / 3:
@@ -53,6 +53,13 @@ def sample_positions(count: int, seed: int, model=None) -> list[tuple]:
             table.step()
         game += 1
     return found
+
+
+def against(player, other: str, seat: int, players: int, seed: int) -> list:
+    """Seats with `player` at `seat` and the policy `other` at every other seat, the k-th of them seeded `seed`
+    + 1000 k (in 1 v 1: `seed`, as the positions were always drawn)."""
+    others = iter(range(players))
+    return [player if s == seat else make_policy(other, seed + 1000 * next(others)) for s in range(players)]
 
 
 def references(found: list, reference: Settings, model=None, jobs: int = 1, progress=None, keep=None) -> list[dict]:
@@ -139,12 +146,13 @@ def _rows(text: str) -> dict:
 
 
 def validate(positions: int = 40, seed: int = 1, settings: Settings | None = None,
-             reference: Settings = REFERENCE, model=None, jobs: int = 1, progress=None) -> dict:
-    """The figures of `bench analysis` for `settings` (default: the interactive ones) against `reference`. The
-    interactive analyses are timed first, alone; then the reference runs in `jobs` processes."""
+             reference: Settings = REFERENCE, model=None, jobs: int = 1, progress=None, rules: Rules | None = None) -> dict:
+    """The figures of `bench analysis` for `settings` (default: the interactive ones) against `reference`, on
+    positions of games under `rules` (default standard 1 v 1). The interactive analyses are timed first, alone; then
+    the reference runs in `jobs` processes."""
     settings = settings or Settings()
     agent = OnnxPolicy(model)
-    found = sample_positions(positions, seed, model)
+    found = sample_positions(positions, seed, model, rules)
     quick, times = [], []
     for state, memory in found:
         start = time.perf_counter()
@@ -176,16 +184,18 @@ def validate(positions: int = 40, seed: int = 1, settings: Settings | None = Non
             "leaf": quick[0].leaf if quick else None, "settings": settings.to_json(), "reference": reference.to_json()}
 
 
-def accuracy_of(player: str, games: int, seed: int, settings: Settings, model=None) -> list[float]:
+def accuracy_of(player: str, games: int, seed: int, settings: Settings, model=None,
+                rules: Rules | None = None) -> list[float]:
     """Per game, the mean move accuracy (classes.move_accuracy: how much of each decision's range the played
-    move kept) of `player` (a policy name) against the agent, over its decisions where the moves differ."""
-    agent, judge_seat = OnnxPolicy(model), OnnxPolicy(model)
+    move kept) of `player` (a policy name) against the agent (every other seat), over its decisions where the moves
+    differ."""
+    rules = rules or Rules()
+    judge_seat = OnnxPolicy(model)
     out = []
     for game in range(games):
-        seat = game % 2
-        seats = [None, None]
-        seats[seat], seats[1 - seat] = make_policy(player, seed + game), agent
-        table = Table(Rules(), seats, Dealer(seed * 104729 + game), watchers=[(seat, judge_seat)])
+        seat = game % rules.players
+        seats = [make_policy(player, seed + game) if s == seat else OnnxPolicy(model) for s in range(rules.players)]
+        table = Table(rules, seats, Dealer(seed * 104729 + game), watchers=[(seat, judge_seat)])
         table.start()
         accuracies = []
         while not table.over:
@@ -202,15 +212,17 @@ def accuracy_of(player: str, games: int, seed: int, settings: Settings, model=No
     return out
 
 
-def review_seconds(seed: int, settings: Settings, model=None, jobs: int = 1) -> float:
+def review_seconds(seed: int, settings: Settings, model=None, jobs: int = 1, rules: Rules | None = None) -> float:
     """Seconds to analyse every decision with a choice of one seat in a whole game (the agent against the
     expert), as a review does, in `jobs` processes."""
     from .. import records
     from .game import analyse_game
 
+    rules = rules or Rules()
     agent = OnnxPolicy(model)
-    table = Table(Rules(), [agent, make_policy("expert", seed)], Dealer(seed))
-    record = records.new_record(Rules(), seed, 0, [("onnx", "Agent"), ("expert", "Expert")], human_seat=0)
+    table = Table(rules, against(agent, "expert", 0, rules.players, seed), Dealer(seed))
+    names = [("onnx", "Agent")] + [("expert", f"Expert {s}") for s in range(1, rules.players)]
+    record = records.new_record(rules, seed, 0, names, human_seat=0)
     table.start(0)
     while not table.over:
         step = table.step()

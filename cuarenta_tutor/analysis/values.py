@@ -248,11 +248,33 @@ def _sidecar(model_path, model_id: str) -> tuple[dict, str | None]:
     if data.get("model_sha256") != model_id:
         return {}, f"the analysis sidecar {path} was made for another model: {uncalibrated_words(model_path)}"
     try:
-        HandValues.from_json(data["hand_values"])
         float(data["errors"]["value_sd"])
+        for entry in entries(data):
+            HandValues.from_json(entry["hand_values"])
     except (KeyError, TypeError, ValueError) as err:
         return data, f"the analysis sidecar {path} is damaged ({err}): {uncalibrated_words(model_path)}"
     return data, None
+
+
+def entries(data: dict) -> list[dict]:
+    """A sidecar's tables, each {"hand_values", and where measured "errors"}: the standard 1 v 1 one at the top of
+    the sidecar, then its "variants" (other presets, 2 v 2), each with its rules in its table."""
+    top = {k: data[k] for k in ("hand_values", "errors") if k in data}
+    variants = data.get("variants", [])
+    if not isinstance(variants, list):
+        raise TypeError("its variants are not a list")
+    return ([top] if top else []) + variants
+
+
+def entry_for(data: dict, rules: Rules) -> dict | None:
+    """The sidecar's entry ({"hand_values", "errors"}) whose table was made for `rules`, or None."""
+    try:
+        for entry in entries(data):
+            if Rules().with_options(**entry["hand_values"]["rules"]) == rules:
+                return entry
+    except (KeyError, TypeError, ValueError):
+        return None
+    return None
 
 
 def _object(data) -> dict:
@@ -274,13 +296,12 @@ def sidecar_problem(model_path, model_id: str) -> str | None:
 
 @lru_cache(maxsize=8)
 def for_model(model_path, model_id: str, rules: Rules) -> HandValues | None:
-    """The model's hand-value table for `rules`, or None (no table, a damaged one, or other rules)."""
-    data = read_sidecar(model_path, model_id).get("hand_values")
+    """The model's hand-value table for `rules`, or None (none made for these rules, or a damaged one)."""
+    entry = entry_for(read_sidecar(model_path, model_id), rules)
     try:
-        values = HandValues.from_json(data) if data else None
+        return HandValues.from_json(entry["hand_values"]) if entry else None
     except (KeyError, TypeError, ValueError):
         return None
-    return values if values is not None and values.rules == rules else None
 
 
 def forget() -> None:

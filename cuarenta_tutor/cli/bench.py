@@ -14,6 +14,7 @@ HELP = "benchmarks that print figures"
 
 def add_arguments(parser) -> None:
     from ..engine import PLAYER_COUNTS
+    from ..engine.rules import PRESETS
     from ..training import MAX_STEPS
 
     positions = whole(1, MAX_POSITIONS)
@@ -55,6 +56,10 @@ def add_arguments(parser) -> None:
                           help="processes for the deep reference and a second timing of the review (default 1; the "
                                "hints are timed alone first)")
     analysis.add_argument("--seed", type=SEED, default=1, help="seed of the positions' games (default 1)")
+    analysis.add_argument("--rules", default="standard", choices=list(PRESETS),
+                          help="the rules preset of the positions' games (default standard)")
+    analysis.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2,
+                          help="2 (1 v 1) or 4 (2 v 2: the agent with an expert partner); default 2")
     analysis.add_argument("--model", help="ONNX model (default: the shipped one)")
     analysis.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     analysis.set_defaults(bench=bench_analysis)
@@ -155,8 +160,11 @@ def bench_tui(args) -> int:
 def bench_analysis(args) -> int:
     from ..bench import bench_analysis
 
+    from ..engine.rules import preset
+
+    rules = preset(args.rules, args.players)
     return _with_model("analysis", lambda: bench_analysis(args.positions, args.seed, args.accuracy_games, args.model,
-                                                          args.reference_worlds, args.jobs), args.json)
+                                                          args.reference_worlds, args.jobs, rules), args.json)
 
 
 def bench_agent(args) -> int:
