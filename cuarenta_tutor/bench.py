@@ -295,10 +295,9 @@ def bench_analysis(positions: int, seed: int, accuracy_games: int, model=None, r
     from .analysis.validate import REFERENCE, accuracy_of, review_seconds, validate
     from .arena.stats import win_rate_interval
     from .coach import REVIEW
-    from .progressbar import progress_bar
-
     from .engine import Rules
     from .engine.rules import preset_name
+    from .progressbar import progress_bar
 
     rules = rules or Rules()
     settings = settings_for(model, rules=rules)

@@ -1,6 +1,6 @@
-"""The wheel a person installs: the app, the shipped model with its memory graph, card and analysis sidecar, the lessons, and
-nothing else of models/ or artifacts/ (past generations, training configs and the search's games stay in the
-repository)."""
+"""The wheel a person installs: the app, the shipped model with its memory graph, card and analysis sidecar, the
+lessons, and nothing else of models/ or artifacts/ (past generations, training configs and the search's games stay
+in the repository)."""
 
 import subprocess
 import sys

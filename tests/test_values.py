@@ -175,7 +175,8 @@ def test_each_presets_and_player_counts_table_and_errors_are_found_by_their_rule
     assert for_model(model_copy, agent.model_id, pagat4).table[0, 0, 3] == 0.25
     np.testing.assert_array_equal(for_model(model_copy, agent.model_id, Rules()).table, standard.table)  # kept
     assert for_model(model_copy, agent.model_id, preset("pagat", 2)) is None  # no table made for 1 v 1 pagat
-    assert (settings_for(model_copy, rules=pagat4).value_sd, settings_for(model_copy, rules=pagat4).loss_sd) == (1.5, 2.5)
+    measured = settings_for(model_copy, rules=pagat4)
+    assert (measured.value_sd, measured.loss_sd) == (1.5, 2.5)
     assert settings_for(model_copy).loss_sd == shipped["errors"]["loss_sd"]  # standard 1 v 1's own
     assert settings_for(model_copy, rules=preset("pagat", 2)).loss_sd == 0.0  # no errors measured there
     again = with_table(data, agent.model_id, HandValues(made.table * 2, pagat4, hands=4))  # rebuilt: replaces it

@@ -8,9 +8,9 @@ fitting positions (the criterion `bench analysis` checks on positions of other s
 
 builds the table of those rules (unless the sidecar already has one for this model and these hand counts), then
 measures the error with it; the shipped model's is models/cuarenta-a2c-lstm.analysis.json. Standard 1 v 1's table
-and errors are at the top of the sidecar; every other preset's and 2 v 2's are in its "variants" (values.entries). The analysis values its
-playouts with the table and adds the error to its sampling error, so its intervals hold the reference
-(`bench analysis` checks it on positions from other seeds).
+and errors are at the top of the sidecar; every other preset's and 2 v 2's are in its "variants" (values.entries).
+The analysis values its playouts with the table and adds the error to its sampling error, so its intervals hold the
+reference (`bench analysis` checks it on positions from other seeds).
 """
 
 from __future__ import annotations
@@ -144,7 +144,8 @@ def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, pr
             "value_rms": round(math.sqrt(float(np.mean(value_err ** 2))), 3),
             "value_bias": round(float(value_err.mean()), 3),
             "value_mae": round(float(np.abs(value_err).mean()), 3), "positions": len(found),
-            "moves": len(value_err), "seed": seed, "rules": (rules or Rules()).to_dict(), "interactive": quick_settings.to_json(),
+            "moves": len(value_err), "seed": seed, "rules": (rules or Rules()).to_dict(),
+            "interactive": quick_settings.to_json(),
             "reference": FIT_REFERENCE.to_json()}
 
 

@@ -146,7 +146,8 @@ def _rows(text: str) -> dict:
 
 
 def validate(positions: int = 40, seed: int = 1, settings: Settings | None = None,
-             reference: Settings = REFERENCE, model=None, jobs: int = 1, progress=None, rules: Rules | None = None) -> dict:
+             reference: Settings = REFERENCE, model=None, jobs: int = 1, progress=None,
+             rules: Rules | None = None) -> dict:
     """The figures of `bench analysis` for `settings` (default: the interactive ones) against `reference`, on
     positions of games under `rules` (default standard 1 v 1). The interactive analyses are timed first, alone; then
     the reference runs in `jobs` processes."""

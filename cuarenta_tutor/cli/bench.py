@@ -159,7 +159,6 @@ def bench_tui(args) -> int:
 
 def bench_analysis(args) -> int:
     from ..bench import bench_analysis
-
     from ..engine.rules import preset
 
     rules = preset(args.rules, args.players)
