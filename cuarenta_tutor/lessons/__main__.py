@@ -1,25 +1,32 @@
-"""Checks lesson files: `python -m cuarenta_tutor.lessons [--search] [FILE...]` (default: all shipped); with
---search also that search plays every strategy answer."""
+"""Checks lesson files: `python -m cuarenta_tutor.lessons [--search] [--analysis] [FILE...]` (default: all
+shipped); with --search also that search plays every strategy answer, with --analysis that the tutor's analysis
+finds no strategy answer losing (its 2 v 2 and variant positions valued with their own rules' table)."""
 
 from __future__ import annotations
 
 import sys
 
 from ..narrator import move_name
-from .feedback import search_choices
+from .feedback import analysis_doubts, search_choices
 from .loader import LessonError, load_lesson, load_lessons
+
+FLAGS = ("--search", "--analysis")
 
 
 def main(args: list[str]) -> int:
-    """Check lesson files (default: all shipped); with --search also that search plays every strategy answer."""
+    """Check lesson files (default: all shipped); with --search also that search plays every strategy answer, with
+    --analysis that the analysis finds none losing."""
     try:
-        lessons = [load_lesson(a) for a in args if a != "--search"] or load_lessons()
+        lessons = [load_lesson(a) for a in args if a not in FLAGS] or load_lessons()
     except LessonError as err:
         return print(err, file=sys.stderr) or 1
-    bad = [(p.id, move_name(p.state, a)) for lesson in lessons for p in lesson.positions
-           for a in (search_choices(p) if "--search" in args and p.decided_by == "search" else ()) if a != p.answer]
+    searched = [p for lesson in lessons for p in lesson.positions if p.decided_by == "search"]
+    bad = [f"{p.id}: search plays {move_name(p.state, a)}" for p in searched
+           for a in (search_choices(p) if "--search" in args else ()) if a != p.answer]
+    bad += [f"{p.id}: {doubt}" for p in (searched if "--analysis" in args else ())
+            for doubt in [analysis_doubts(p)] if doubt]
     print(f"{len(lessons)} lessons, {sum(len(s.positions) for s in lessons)} positions: ok" if not bad else
-          "\n".join(f"{pid}: search plays {name}" for pid, name in bad))
+          "\n".join(bad))
     return int(bool(bad))
 
 

@@ -1,5 +1,6 @@
 """Provides the feedback on a lesson move: the file's text, else what the narrator says the move scores and
-what it leaves the opponent; and what search plays in a position (strategy answers are checked by it)."""
+what it leaves the opponent; and what search plays in a position and what the tutor's analysis makes of its answer
+(strategy answers are checked by both)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,41 @@ def search_choices(position: Position, seeds=SEARCH_SEEDS, samples: int = SEARCH
     from ..agents.search import SearchPolicy
 
     return [SearchPolicy(samples, random.Random(seed)).decide(position.state).action for seed in seeds]
+
+
+def analysis_doubts(position: Position) -> str | None:
+    """Where the one analysis of the position (the tutor's: the shipped model, the hand table and errors of the
+    position's rules and player count) says the answer loses: the best move by it and the answer's loss with its
+    95% interval, in words; None where the answer is its best move or within its interval of it."""
+    from dataclasses import replace
+
+    from ..analysis.analyse import analyse
+    from ..analysis.calibrate import settings_for
+
+    state = position.state
+    return doubts(position, analyse(state, _analysing_agent(), replace(settings_for(rules=state.rules), budget_s=0)))
+
+
+def doubts(position: Position, result) -> str | None:
+    """analysis_doubts with the position's analysis (`result`, an analysis.Analysis) given."""
+    state = position.state
+    answer = next(m for m in result.moves if m.action == position.answer)
+    if answer.loss_ci95[0] <= 0:
+        return None
+    return (f"the analysis ({result.worlds} worlds, ends of hands valued by the {result.leaf}) plays "
+            f"{move_name(state, result.best.action)}; the answer loses {answer.loss:.1f} win-% points "
+            f"({answer.loss_ci95[0]:.1f} to {answer.loss_ci95[1]:.1f})")
+
+
+_AGENT: list = []
+
+
+def _analysing_agent():
+    from ..agents.onnx_policy import OnnxPolicy
+
+    if not _AGENT:
+        _AGENT.append(OnnxPolicy())
+    return _AGENT[0]
 
 
 def _effect(state: State, action: int) -> tuple[int, tuple, list[str]]:
