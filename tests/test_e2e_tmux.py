@@ -1,5 +1,6 @@
 """End to end: the real `cuarenta-tutor` command in a real terminal (tmux), driven by keys."""
 
+import itertools
 import os
 import shutil
 import subprocess
@@ -82,28 +83,41 @@ def leave_and_quit(session, done) -> None:
     assert "Traceback" not in screen(session)
 
 
+def tutor_off(user_data) -> None:
+    """The person's settings with the tutor off (t in a game turns it back on): no analysis before each of their
+    moves, so the first one a test waits for is its hint's, asked once the app's compiled core has had the moves'
+    time to load (core.warm; before, the Python core serves: slower, the same numbers)."""
+    user_data.mkdir(parents=True, exist_ok=True)
+    (user_data / "settings.json").write_text('{"tutor": false, "model": "", "level": "club"}')
+
+
+def play_first_card(session, user_data, moves: int) -> None:
+    """Card 1 on the person's turn (a capture's choice answered with 1), until the record on disk holds `moves` moves
+    (the person's and the agents' replies), and it is the person's turn again."""
+    keys(session, "1")
+
+    def answered():
+        if "What does" in screen(session):
+            keys(session, "1")
+        return saved_moves(user_data) >= moves
+
+    assert until(answered), screen(session)
+    wait_for(session, "your turn: press 1-")
+
+
 def test_play_a_few_moves_and_quit_cleanly(user_data):
+    tutor_off(user_data)
     session, done = start(user_data, "play", "--seed", "7", "--dealer", "1")
     try:
         wait_for(session, "your turn: press 1-5")
+        for turn in range(3):
+            play_first_card(session, user_data, 2 * turn + 2)  # the real record has the move and the agent's reply
+            wait_for(session, "Agent played")
         keys(session, "h")
         wait_for(session, "Hints (h hides)")
         wait_for(session, "[refined")  # the analysis refined the hints in its worker (cut short by its time cap if
         # the Python core served while the compiled one loaded: core.fast)
         assert "±" in screen(session)
-        for turn in range(3):
-            keys(session, "1")
-            def answered(turn=turn):  # the real record has the move and the agent's reply
-                shown = screen(session)
-                if "What does" in shown:
-                    keys(session, "1")
-                elif "Tutor:" in shown:  # the tutor asks before a clear mistake: play it anyway
-                    keys(session, "p")
-                return saved_moves(user_data) >= 2 * turn + 2
-
-            assert until(answered), screen(session)
-            wait_for(session, "Agent played")
-            wait_for(session, "your turn: press 1-")
         leave_and_quit(session, done)
         assert len(list((user_data / "games").glob("*.json"))) == 1
     finally:
@@ -111,10 +125,12 @@ def test_play_a_few_moves_and_quit_cleanly(user_data):
 
 
 def test_a_2v2_game_shows_four_seats_and_a_hint(user_data):
+    tutor_off(user_data)
     session, done = start(user_data, "play", "--players", "4", "--seed", "4", "--dealer", "1")
     try:
         shown = wait_for(session, "your turn: press 1-5")
         assert "North (partner)" in shown and "East:" in shown and "West:" in shown and "Your team" in shown
+        play_first_card(session, user_data, 4)  # yours, then East's, North's and West's
         keys(session, "h")
         wait_for(session, "[refined")  # the team's win % after each move, refined by the analysis (cut short by its
         # time cap on a very busy machine: then the header says so)
@@ -124,41 +140,37 @@ def test_a_2v2_game_shows_four_seats_and_a_hint(user_data):
         tmux("kill-server")
 
 
-def test_a_review_analyses_in_worker_processes_and_quitting_stops_them(user_data, tmp_path):
+def test_a_review_analyses_in_worker_processes_and_quitting_stops_them(user_data):
     # the review's positions are analysed in spawned processes from inside the real app (Textual's stderr has no
-    # file descriptor, which multiprocessing once tripped on); quitting mid-review ends them and the app. Reviews in
-    # few worlds a move (--worlds): quitting waits for the position being analysed, many seconds in the default 256
+    # file descriptor, which multiprocessing once tripped on): the person's moves (stored once analysed), then the
+    # other side's, for luck vs skill; quitting in the middle of those ends their processes and the app, and keeps
+    # nothing of them. Reviews in few worlds a move (--worlds): quitting waits for the position being analysed
     from cuarenta_tutor import records
     from cuarenta_tutor.app.session import GameSession
-    from cuarenta_tutor.arena.match import run_match
 
-    run_match("onnx", "expert", 2, seed=3, records_dir=str(tmp_path))
-    arena = tmp_path / "arena-S3-P0-a.json"
-    session, done = start(user_data, "review", str(arena), "--seat", "0", "--worlds", "2")
+    game = GameSession.new(seed=4, dealer=1)
+    while len(game.record.moves) < 6:  # three decisions each: a pool of processes for each side's
+        game.play_human(game.hints()[-1].action) if game.human_turn else game.play_agent()
+    path = user_data / "games" / f"{game.record.game_id}.json"
+    session, done = start(user_data, "review", str(path), "--seat", "0", "--worlds", "4")
     try:
-        wait_for(session, "Analysing the reviewed moves")
+        wait_for(session, "up to 4 sampled worlds")  # the person's moves reviewed, in the worlds --worlds asked
+        shown = wait_for(session, "Analysing the other side's moves")
+        assert "stopped" not in shown and "went wrong" not in shown
         keys(session, "C-q")
         assert until(done.exists), screen(session)  # quitting mid-review ends the app and its workers
         assert done.read_text().strip() == "0", screen(session)
     finally:
         tmux("kill-server")
-    notes = [m.annotation for m in records.load(arena).moves if m.annotation]
-    assert not any(n["provenance"]["method"] == "analysis" for n in notes)  # it quit mid-review (a review saves)
-    game = GameSession.new(seed=4, dealer=1)
-    while len(game.record.moves) < 6:
-        game.play_human(game.hints()[-1].action) if game.human_turn else game.play_agent()
-    session, done = start(user_data, "review", str(user_data / "games" / f"{game.record.game_id}.json"),
-                          "--worlds", "4")
-    try:
-        shown = wait_for(session, "Reviewed")
-        assert "on the analysis" in shown and "stopped" not in shown and "went wrong" not in shown
-        assert "up to 4 sampled worlds" in shown  # the review's worlds, as --worlds asked
-    finally:
-        tmux("kill-server")
+    notes = {m.seat: [] for m in game.record.moves}
+    for move in records.load(path).moves:
+        if move.annotation and move.annotation["provenance"]["method"] == "analysis":
+            notes[move.seat].append(move.annotation["provenance"]["settings"]["worlds"])
+    assert notes == {0: [4, 4, 4], 1: []}  # the person's saved as analysed; the other side's quit mid-review
 
 
 def test_keys_pressed_fast_while_the_agent_plays_and_the_tutor_checks(user_data):
-    # a key every 0.45 s, then every 0.1 s, blind to the screen, as a person hammering the keyboard: cards, and the
+    # keys every 0.45 s, then every 0.1 s, blind to the screen, as a person hammering the keyboard: cards, and the
     # tutor's warning's "play it anyway" and "show the better move". The agent waits 0.4 s before its move and the
     # tutor's analysis takes its time budget, so keys land while the person must wait: they are refused in one line,
     # never a warning or an error, and the app goes on
@@ -168,22 +180,26 @@ def test_keys_pressed_fast_while_the_agent_plays_and_the_tutor_checks(user_data)
     session, done = start(user_data, "play", "--seed", "19", "--dealer", "1")
     try:
         wait_for(session, "your turn: press 1-5")
-        def hammer(pace, presses):
-            for i in range(presses):
+        refused = []
+
+        def hammer(pace, least, moves):
+            """Keys at `pace`, at least `least` of them and on until the record holds `moves` moves (a busy machine
+            makes the agent and the tutor slower, so more keys are needed: the ceiling only guards a hang)."""
+            end = time.monotonic() + HANG
+            for i in itertools.count():
+                if i >= least and saved_moves(user_data) >= moves or time.monotonic() > end:
+                    break
                 keys(session, "21p1s2p"[i % 7])
                 time.sleep(pace)
                 shown = screen(session)
                 assert not done.exists() and "Traceback" not in shown, shown  # still running
                 assert "went wrong" not in shown and "not your turn" not in shown, shown
+                refused.extend(line for line in shown.splitlines() if "Wait: " in line)
+            assert saved_moves(user_data) >= moves
 
-        for pace, presses in ((0.45, 14), (0.1, 42)):
-            hammer(pace, presses)
-        # on a busy machine the agent and the tutor take longer, so fewer moves land in the same keys: keep pressing
-        # (the same way) until four have, the ceiling only guarding a hang
-        end = time.monotonic() + HANG
-        while saved_moves(user_data) < 4 and time.monotonic() < end:
-            hammer(0.45, 7)
-        assert saved_moves(user_data) >= 4
+        hammer(0.45, 7, 2)  # a move of yours and the agent's reply
+        hammer(0.1, 14, 4)  # and another
+        assert refused  # keys came while the person had to wait: said in place of whose turn it is
 
         def settled():  # back to a plain turn of yours: a warning answered, a capture chosen (a key, not esc:
             shown = screen(session)  # should the dialog close after this capture, esc leaves the game, 1 plays a card)
