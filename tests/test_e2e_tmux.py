@@ -31,12 +31,13 @@ def screen(session):
     return tmux("capture-pane", "-t", session, "-p").stdout
 
 
-def wait_for(session, text):
-    """Poll the terminal until `text` shows (no fixed sleeps; the ceiling only guards against a hang)."""
+def wait_for(session, text, *stops):
+    """Poll the terminal until `text` (or one of `stops`: the caller looks at what it got) shows (no fixed sleeps;
+    the ceiling only guards against a hang)."""
     end = time.monotonic() + HANG
     while time.monotonic() < end:
         shown = screen(session)
-        if text in shown:
+        if any(line in shown for line in (text, *stops)):
             return shown
         time.sleep(0.1)
     raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen(session)}")
@@ -154,9 +155,9 @@ def test_a_review_analyses_in_worker_processes_and_quitting_stops_them(user_data
     path = user_data / "games" / f"{game.record.game_id}.json"
     session, done = start(user_data, "review", str(path), "--seat", "0", "--worlds", "4")
     try:
-        wait_for(session, "up to 4 sampled worlds")  # the person's moves reviewed, in the worlds --worlds asked
-        shown = wait_for(session, "Analysing the other side's moves")
-        assert "stopped" not in shown and "went wrong" not in shown
+        shown = wait_for(session, "Analysing the other side's moves", "stopped", "went wrong")
+        assert "stopped" not in shown and "went wrong" not in shown, shown
+        assert "up to 4 sampled worlds" in shown, shown  # the person's moves reviewed, in the worlds --worlds asked
         keys(session, "C-q")
         assert until(done.exists), screen(session)  # quitting mid-review ends the app and its workers
         assert done.read_text().strip() == "0", screen(session)

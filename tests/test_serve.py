@@ -184,10 +184,10 @@ def click(page, text) -> None:
 
 
 def start_game(page, home) -> Path:
-    """n, and a click on the new-game dialog's Start (keys typed ahead of the app, as a test does, can land before
-    a focus change they follow: a person's click cannot): the new game's record, once the game shows."""
+    """A click on the new-game dialog's Start, once n (pressed before) has opened it (keys typed ahead of the app, as
+    a test does, can land before a focus change they follow: a person's click cannot): the new game's record, once
+    the game shows."""
     before = saved_games(home)
-    page.keyboard.press("n")
     shows(page, "New game against the agent")
     click(page, "Start")
     shows(page, "Your hand:")
@@ -235,6 +235,8 @@ def test_only_the_servers_own_page_reaches_an_app(server):
 def test_two_tabs_play_two_games_at_once_each_saved_in_the_data_folder(server, browser, home):
     with tabs(browser, server.url, 2) as (first, second):
         assert "Cuarenta Tutor" in first.evaluate(SCREEN)  # the home screen's banner
+        first.keyboard.press("n")  # the new-game dialog in each tab
+        second.keyboard.press("n")
         games = start_game(first, home), start_game(second, home)
         play_a_card(second, games[1])  # the second tab first: each tab is its own app
         game = play_a_card(first, games[0])
