@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 from helpers import HANG
@@ -19,12 +20,21 @@ def command():
     return [script] if script else [sys.executable, "-m", "cuarenta_tutor.cli"]
 
 
-SOCKET = f"cuarenta-test-{os.getpid()}"
-"""A private tmux server, so no other tmux session (or its environment) interferes."""
+SOCKET = {"name": f"cuarenta-test-{os.getpid()}"}
+"""A private tmux server, so no other tmux session (or its environment) interferes: a new one for each app `start`
+(a server just killed can still hold its socket: a new session there fails now and then)."""
 
 
 def tmux(*args, **kwargs):
-    return subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True, **kwargs)
+    return subprocess.run(["tmux", "-L", SOCKET["name"], *args], capture_output=True, text=True, **kwargs)
+
+
+def stop() -> None:
+    """End the tmux server of the last `start` (its app with it) and remove its socket."""
+    path = tmux("display-message", "-p", "#{socket_path}").stdout.strip()
+    tmux("kill-server")
+    if path:
+        Path(path).unlink(missing_ok=True)
 
 
 def screen(session):
@@ -66,6 +76,7 @@ def keys(session, *names):
 def start(user_data, *args) -> tuple:
     """`cuarenta-tutor ARGS` in a new 80x24 tmux session: (session, the file its exit code goes to)."""
     session = f"cuarenta-{uuid.uuid4().hex[:8]}"
+    SOCKET["name"] = f"cuarenta-test-{os.getpid()}-{session}"
     user_data.mkdir(parents=True, exist_ok=True)
     cmd = " ".join(command() + list(args))
     done = user_data / "exit-code"
@@ -126,7 +137,7 @@ def test_play_a_few_moves_and_quit_cleanly(user_data):
         leave_and_quit(session, done)
         assert len(list((user_data / "games").glob("*.json"))) == 1
     finally:
-        tmux("kill-server")
+        stop()
 
 
 def test_a_2v2_game_shows_four_seats_and_a_hint(user_data):
@@ -145,7 +156,7 @@ def test_a_2v2_game_shows_four_seats_and_a_hint(user_data):
         assert "±" in screen(session)
         leave_and_quit(session, done)
     finally:
-        tmux("kill-server")
+        stop()
 
 
 def test_a_review_analyses_in_worker_processes_and_quitting_stops_them(user_data):
@@ -169,7 +180,7 @@ def test_a_review_analyses_in_worker_processes_and_quitting_stops_them(user_data
         assert until(done.exists), screen(session)  # quitting mid-review ends the app and its workers
         assert done.read_text().strip() == "0", screen(session)
     finally:
-        tmux("kill-server")
+        stop()
     notes = {m.seat: [] for m in game.record.moves}
     for move in records.load(path).moves:
         if move.annotation and move.annotation["provenance"]["method"] == "analysis":
@@ -225,4 +236,4 @@ def test_keys_pressed_fast_while_the_agent_plays_and_the_tutor_checks(user_data)
         assert f"{keys_named} " in line + " " and all(card_str(card) in line for card in hand), line
         leave_and_quit(session, done)
     finally:
-        tmux("kill-server")
+        stop()
