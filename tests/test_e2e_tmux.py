@@ -1,11 +1,13 @@
 """End to end: the real `cuarenta-tutor` command in a real terminal (tmux), driven by keys."""
 
+import itertools
 import os
 import shutil
 import subprocess
 import sys
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 from helpers import HANG
@@ -18,24 +20,34 @@ def command():
     return [script] if script else [sys.executable, "-m", "cuarenta_tutor.cli"]
 
 
-SOCKET = f"cuarenta-test-{os.getpid()}"
-"""A private tmux server, so no other tmux session (or its environment) interferes."""
+SOCKET = {"name": f"cuarenta-test-{os.getpid()}"}
+"""A private tmux server, so no other tmux session (or its environment) interferes: a new one for each app `start`
+(a server just killed can still hold its socket: a new session there fails now and then)."""
 
 
 def tmux(*args, **kwargs):
-    return subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True, **kwargs)
+    return subprocess.run(["tmux", "-L", SOCKET["name"], *args], capture_output=True, text=True, **kwargs)
+
+
+def stop() -> None:
+    """End the tmux server of the last `start` (its app with it) and remove its socket."""
+    path = tmux("display-message", "-p", "#{socket_path}").stdout.strip()
+    tmux("kill-server")
+    if path:
+        Path(path).unlink(missing_ok=True)
 
 
 def screen(session):
     return tmux("capture-pane", "-t", session, "-p").stdout
 
 
-def wait_for(session, text):
-    """Poll the terminal until `text` shows (no fixed sleeps; the ceiling only guards against a hang)."""
+def wait_for(session, text, *stops):
+    """Poll the terminal until `text` (or one of `stops`: the caller looks at what it got) shows (no fixed sleeps;
+    the ceiling only guards against a hang)."""
     end = time.monotonic() + HANG
     while time.monotonic() < end:
         shown = screen(session)
-        if text in shown:
+        if any(line in shown for line in (text, *stops)):
             return shown
         time.sleep(0.1)
     raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen(session)}")
@@ -64,6 +76,7 @@ def keys(session, *names):
 def start(user_data, *args) -> tuple:
     """`cuarenta-tutor ARGS` in a new 80x24 tmux session: (session, the file its exit code goes to)."""
     session = f"cuarenta-{uuid.uuid4().hex[:8]}"
+    SOCKET["name"] = f"cuarenta-test-{os.getpid()}-{session}"
     user_data.mkdir(parents=True, exist_ok=True)
     cmd = " ".join(command() + list(args))
     done = user_data / "exit-code"
@@ -82,83 +95,101 @@ def leave_and_quit(session, done) -> None:
     assert "Traceback" not in screen(session)
 
 
+WAITS = {"Wait: the tutor is checking", "Wait: the agent is playing"}
+"""What the hand's line says to a key that comes while the person must wait."""
+
+
+def tutor_off(user_data) -> None:
+    """The person's settings with the tutor off (t in a game turns it back on): no analysis before each of their
+    moves, so the first one a test waits for is its hint's, asked once the app's compiled core has had the moves'
+    time to load (core.warm; before, the Python core serves: slower, the same numbers)."""
+    user_data.mkdir(parents=True, exist_ok=True)
+    (user_data / "settings.json").write_text('{"tutor": false, "model": "", "level": "club"}')
+
+
+def play_first_card(session, user_data, moves: int) -> None:
+    """Card 1 on the person's turn (a capture's choice answered with 1), until the record on disk holds `moves` moves
+    (the person's and the agents' replies), and it is the person's turn again."""
+    keys(session, "1")
+
+    def answered():
+        if "What does" in screen(session):
+            keys(session, "1")
+        return saved_moves(user_data) >= moves
+
+    assert until(answered), screen(session)
+    wait_for(session, "your turn: press 1-")
+
+
 def test_play_a_few_moves_and_quit_cleanly(user_data):
+    tutor_off(user_data)
     session, done = start(user_data, "play", "--seed", "7", "--dealer", "1")
     try:
         wait_for(session, "your turn: press 1-5")
+        for turn in range(3):
+            play_first_card(session, user_data, 2 * turn + 2)  # the real record has the move and the agent's reply
+            wait_for(session, "Agent played")
         keys(session, "h")
         wait_for(session, "Hints (h hides)")
         wait_for(session, "[refined")  # the analysis refined the hints in its worker (cut short by its time cap if
         # the Python core served while the compiled one loaded: core.fast)
         assert "±" in screen(session)
-        for turn in range(3):
-            keys(session, "1")
-            def answered(turn=turn):  # the real record has the move and the agent's reply
-                shown = screen(session)
-                if "What does" in shown:
-                    keys(session, "1")
-                elif "Tutor:" in shown:  # the tutor asks before a clear mistake: play it anyway
-                    keys(session, "p")
-                return saved_moves(user_data) >= 2 * turn + 2
-
-            assert until(answered), screen(session)
-            wait_for(session, "Agent played")
-            wait_for(session, "your turn: press 1-")
         leave_and_quit(session, done)
         assert len(list((user_data / "games").glob("*.json"))) == 1
     finally:
-        tmux("kill-server")
+        stop()
 
 
 def test_a_2v2_game_shows_four_seats_and_a_hint(user_data):
+    tutor_off(user_data)
     session, done = start(user_data, "play", "--players", "4", "--seed", "4", "--dealer", "1")
     try:
         shown = wait_for(session, "your turn: press 1-5")
         assert "North (partner)" in shown and "East:" in shown and "West:" in shown and "Your team" in shown
+        for turn in range(2):  # yours, then East's, your partner's and West's, each said on its line
+            play_first_card(session, user_data, 4 * turn + 4)
+            for seat in ("East", "Partner", "West"):
+                wait_for(session, f"{seat} played")
         keys(session, "h")
         wait_for(session, "[refined")  # the team's win % after each move, refined by the analysis (cut short by its
         # time cap on a very busy machine: then the header says so)
         assert "±" in screen(session)
         leave_and_quit(session, done)
     finally:
-        tmux("kill-server")
+        stop()
 
 
-def test_a_review_analyses_in_worker_processes_and_quitting_stops_them(user_data, tmp_path):
+def test_a_review_analyses_in_worker_processes_and_quitting_stops_them(user_data):
     # the review's positions are analysed in spawned processes from inside the real app (Textual's stderr has no
-    # file descriptor, which multiprocessing once tripped on); quitting mid-review ends them and the app. Reviews in
-    # few worlds a move (--worlds): quitting waits for the position being analysed, many seconds in the default 256
+    # file descriptor, which multiprocessing once tripped on): the person's moves (stored once analysed), then the
+    # other side's, for luck vs skill; quitting in the middle of those ends their processes and the app, and keeps
+    # nothing of them. Reviews in few worlds a move (--worlds): quitting waits for the position being analysed
     from cuarenta_tutor import records
     from cuarenta_tutor.app.session import GameSession
-    from cuarenta_tutor.arena.match import run_match
 
-    run_match("onnx", "expert", 2, seed=3, records_dir=str(tmp_path))
-    arena = tmp_path / "arena-S3-P0-a.json"
-    session, done = start(user_data, "review", str(arena), "--seat", "0", "--worlds", "2")
+    game = GameSession.new(seed=4, dealer=1)
+    while len(game.record.moves) < 6:  # three decisions each: a pool of processes for each side's
+        game.play_human(game.hints()[-1].action) if game.human_turn else game.play_agent()
+    path = user_data / "games" / f"{game.record.game_id}.json"
+    session, done = start(user_data, "review", str(path), "--seat", "0", "--worlds", "4")
     try:
-        wait_for(session, "Analysing the reviewed moves")
+        shown = wait_for(session, "Analysing the other side's moves", "stopped", "went wrong")
+        assert "stopped" not in shown and "went wrong" not in shown, shown
+        assert "up to 4 sampled worlds" in shown, shown  # the person's moves reviewed, in the worlds --worlds asked
         keys(session, "C-q")
         assert until(done.exists), screen(session)  # quitting mid-review ends the app and its workers
         assert done.read_text().strip() == "0", screen(session)
     finally:
-        tmux("kill-server")
-    notes = [m.annotation for m in records.load(arena).moves if m.annotation]
-    assert not any(n["provenance"]["method"] == "analysis" for n in notes)  # it quit mid-review (a review saves)
-    game = GameSession.new(seed=4, dealer=1)
-    while len(game.record.moves) < 6:
-        game.play_human(game.hints()[-1].action) if game.human_turn else game.play_agent()
-    session, done = start(user_data, "review", str(user_data / "games" / f"{game.record.game_id}.json"),
-                          "--worlds", "4")
-    try:
-        shown = wait_for(session, "Reviewed")
-        assert "on the analysis" in shown and "stopped" not in shown and "went wrong" not in shown
-        assert "up to 4 sampled worlds" in shown  # the review's worlds, as --worlds asked
-    finally:
-        tmux("kill-server")
+        stop()
+    notes = {m.seat: [] for m in game.record.moves}
+    for move in records.load(path).moves:
+        if move.annotation and move.annotation["provenance"]["method"] == "analysis":
+            notes[move.seat].append(move.annotation["provenance"]["settings"]["worlds"])
+    assert notes == {0: [4, 4, 4], 1: []}  # the person's saved as analysed; the other side's quit mid-review
 
 
 def test_keys_pressed_fast_while_the_agent_plays_and_the_tutor_checks(user_data):
-    # a key every 0.45 s, then every 0.1 s, blind to the screen, as a person hammering the keyboard: cards, and the
+    # keys every 0.45 s, then every 0.1 s, blind to the screen, as a person hammering the keyboard: cards, and the
     # tutor's warning's "play it anyway" and "show the better move". The agent waits 0.4 s before its move and the
     # tutor's analysis takes its time budget, so keys land while the person must wait: they are refused in one line,
     # never a warning or an error, and the app goes on
@@ -168,22 +199,26 @@ def test_keys_pressed_fast_while_the_agent_plays_and_the_tutor_checks(user_data)
     session, done = start(user_data, "play", "--seed", "19", "--dealer", "1")
     try:
         wait_for(session, "your turn: press 1-5")
-        def hammer(pace, presses):
-            for i in range(presses):
+        said = set()
+
+        def hammer(pace, least, enough):
+            """Keys at `pace`, at least `least` of them and on until `enough(moves in the record)` (a busy machine
+            makes the agent and the tutor slower, so more keys are needed: the ceiling only guards a hang)."""
+            end = time.monotonic() + HANG
+            for i in itertools.count():
+                if i >= least and enough(saved_moves(user_data)) or time.monotonic() > end:
+                    break
                 keys(session, "21p1s2p"[i % 7])
                 time.sleep(pace)
                 shown = screen(session)
                 assert not done.exists() and "Traceback" not in shown, shown  # still running
                 assert "went wrong" not in shown and "not your turn" not in shown, shown
+                said.update(wait for wait in WAITS if wait in shown)
+            assert enough(saved_moves(user_data))
 
-        for pace, presses in ((0.45, 14), (0.1, 42)):
-            hammer(pace, presses)
-        # on a busy machine the agent and the tutor take longer, so fewer moves land in the same keys: keep pressing
-        # (the same way) until four have, the ceiling only guarding a hang
-        end = time.monotonic() + HANG
-        while saved_moves(user_data) < 4 and time.monotonic() < end:
-            hammer(0.45, 7)
-        assert saved_moves(user_data) >= 4
+        hammer(0.45, 7, lambda moves: moves >= 2)  # a move of yours and the agent's reply
+        hammer(0.1, 14, lambda moves: moves >= 4 and said == WAITS or moves >= 8)  # another, and both waits said
+        assert said == WAITS  # keys came while the tutor checked and while the agent played: said in their place
 
         def settled():  # back to a plain turn of yours: a warning answered, a capture chosen (a key, not esc:
             shown = screen(session)  # should the dialog close after this capture, esc leaves the game, 1 plays a card)
@@ -201,4 +236,4 @@ def test_keys_pressed_fast_while_the_agent_plays_and_the_tutor_checks(user_data)
         assert f"{keys_named} " in line + " " and all(card_str(card) in line for card in hand), line
         leave_and_quit(session, done)
     finally:
-        tmux("kill-server")
+        stop()

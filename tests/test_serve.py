@@ -110,7 +110,11 @@ def serving(home: Path, *args, port=None):
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory):
-    return tmp_path_factory.mktemp("serve-home")
+    """The module server's user data folder, with the tutor off in its settings: the games played in its tabs check no
+    move before it is played (the browser is the point here; the tutor's checks are test_tui's and test_e2e_tmux's)."""
+    folder = tmp_path_factory.mktemp("serve-home")
+    (folder / "settings.json").write_text('{"tutor": false, "model": "", "level": "club"}')
+    return folder
 
 
 @pytest.fixture(scope="module")
@@ -132,18 +136,32 @@ def browser():
 
 
 @contextmanager
+def tabs(browser, url, count: int = 1):
+    """`count` browser tabs on `url`, opened at once (their apps start side by side), each with its terminal focused
+    once the app's home screen shows."""
+    pages = []
+    try:
+        for _ in range(count):
+            page = browser.new_page(viewport={"width": 1000, "height": 640})
+            pages.append(page)
+            # the page asks Google for a font: refused at once, as this machine has no outside network
+            page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(url) else route.abort())
+            page.add_init_script(CAPTURE)
+            page.goto(url)
+        for page in pages:
+            shows(page, "New game  (n)")
+            page.focus(".xterm-helper-textarea")  # keys to the terminal, no mouse event for the app
+        yield pages
+    finally:
+        for page in pages:
+            page.close()
+
+
+@contextmanager
 def tab(browser, url):
     """A browser tab on `url`, its terminal focused once the app's home screen shows."""
-    page = browser.new_page(viewport={"width": 1000, "height": 640})
-    try:  # the page asks Google for a font: refused at once, as this machine has no outside network
-        page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(url) else route.abort())
-        page.add_init_script(CAPTURE)
-        page.goto(url)
-        shows(page, "New game  (n)")
-        page.focus(".xterm-helper-textarea")  # keys to the terminal, no mouse event for the app
+    with tabs(browser, url) as (page,):
         yield page
-    finally:
-        page.close()
 
 
 def shows(page, text):
@@ -166,10 +184,10 @@ def click(page, text) -> None:
 
 
 def start_game(page, home) -> Path:
-    """n, and a click on the new-game dialog's Start (keys typed ahead of the app, as a test does, can land before
-    a focus change they follow: a person's click cannot): the new game's record, once the game shows."""
+    """A click on the new-game dialog's Start, once n (pressed before) has opened it (keys typed ahead of the app, as
+    a test does, can land before a focus change they follow: a person's click cannot): the new game's record, once
+    the game shows."""
     before = saved_games(home)
-    page.keyboard.press("n")
     shows(page, "New game against the agent")
     click(page, "Start")
     shows(page, "Your hand:")
@@ -215,8 +233,10 @@ def test_only_the_servers_own_page_reaches_an_app(server):
 
 @needs_chromium
 def test_two_tabs_play_two_games_at_once_each_saved_in_the_data_folder(server, browser, home):
-    with tab(browser, server.url) as first, tab(browser, server.url) as second:
+    with tabs(browser, server.url, 2) as (first, second):
         assert "Cuarenta Tutor" in first.evaluate(SCREEN)  # the home screen's banner
+        first.keyboard.press("n")  # the new-game dialog in each tab
+        second.keyboard.press("n")
         games = start_game(first, home), start_game(second, home)
         play_a_card(second, games[1])  # the second tab first: each tab is its own app
         game = play_a_card(first, games[0])
