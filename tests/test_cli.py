@@ -87,15 +87,17 @@ def test_bench_agent_and_tui_print_figures(capsys):
 
     from cuarenta_tutor.cli import main
 
-    assert main(["bench", "agent", "--positions", "8", "--json"]) == 0  # in this process; tui's below in its own
+    # in this process, the throughput timed a moment at each batch size; tui's below in its own, one start timed
+    quick = ["--throughput-seconds", "0.01", "--json"]
+    assert main(["bench", "agent", "--positions", "8", *quick]) == 0
     agent = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert agent["decision_median_ms"] > 0 and agent["batch256_positions_per_second"] > 0
     assert agent["players"] == 2
-    assert main(["bench", "agent", "--positions", "20", "--players", "4", "--json"]) == 0
+    assert main(["bench", "agent", "--positions", "20", "--players", "4", *quick]) == 0
     agent = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     # 2 v 2: late in the last deal the shipped model (encoding version 4) plays each move out over sampled worlds
     assert agent["players"] == 4 and agent["played_out"] > 0 and agent["played_out_median_ms"] > 0
-    out = cli("bench", "tui", "--moves", "4", "--json")
+    out = cli("bench", "tui", "--moves", "1", "--paints", "1", "--json")
     assert out.returncode == 0, out.stdout + out.stderr
     tui = json.loads(out.stdout.strip().splitlines()[-1])
     assert tui["agent_move_and_hints_median_ms"] > 0 and tui["measured_moves"] >= 1
