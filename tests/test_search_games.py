@@ -14,13 +14,15 @@ from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, default_model_path  # 
 from cuarenta_tutor.training import search_games  # noqa: E402
 from cuarenta_tutor.training.search_games import Batches, SearchSettings, collect, load, search_distribution  # noqa: E402
 
-FAST = SearchSettings(worlds=4, share=0.5)
+FAST = SearchSettings(worlds=1, share=0.5)
+SHORT = {2: 3, 4: 2}
+"""A seed per player count whose game in FAST is short (2 v 2: 50 plays)."""
 
 
 @cache
 def fast_game(players: int) -> dict:
-    """The search's game of seed 3 in FAST, played once per process: the tests below only read its arrays."""
-    return search_games.play_game(default_model_path(), "standard", players, 3, FAST)
+    """The search's game of SHORT's seed in FAST, played once per process: the tests below only read its arrays."""
+    return search_games.play_game(default_model_path(), "standard", players, SHORT[players], FAST)
 
 
 def test_the_search_distribution_favours_the_better_moves_and_sums_to_one():
