@@ -187,9 +187,9 @@ def bench_train(steps: int, settings: dict | None = None, backend: str = "local"
             "update_s": round(sum(r["update_s"] for r in records[1:]), 2), "peak_rss_mb": round(peak_rss_mb(), 1)}
 
 
-def bench_agent(model, count: int, seed: int, players: int = 2) -> dict:
+def bench_agent(model, count: int, seed: int, players: int = 2, seconds: float = 1.0) -> dict:
     """One full decision of the ONNX agent (probabilities + value + value after every legal move) in positions of
-    `players`-seat games, and raw batch throughput of the network."""
+    `players`-seat games, and raw batch throughput of the network (timed `seconds` at each batch size)."""
     import numpy as np
 
     from .agents.known import plays_out
@@ -222,16 +222,16 @@ def bench_agent(model, count: int, seed: int, players: int = 2) -> dict:
         mask = np.ones((batch, N_ACTIONS), dtype=bool)
         h = np.zeros((1, batch, policy.hidden), np.float32)
         reps, start = 0, time.perf_counter()
-        while time.perf_counter() - start < 1.0:
+        while reps == 0 or time.perf_counter() - start < seconds:
             policy.run(obs, mask, h, h)
             reps += 1
         out[f"batch{batch}_positions_per_second"] = round(reps * batch / (time.perf_counter() - start))
     return out
 
 
-def bench_tui(moves: int, seed: int) -> dict:
-    """Time to first paint of the real command in a real terminal (tmux), and the agent's move plus
-    the hints for the person's next move, through the game session the app uses."""
+def bench_tui(moves: int, seed: int, paints: int = 3) -> dict:
+    """Time to first paint of the real command in a real terminal (tmux; the median of `paints` starts), and the
+    agent's move plus the hints for the person's next move, through the game session the app uses."""
     import os
     import shutil
     import subprocess
@@ -246,8 +246,8 @@ def bench_tui(moves: int, seed: int) -> dict:
         if shutil.which("tmux"):
             script = shutil.which("cuarenta-tutor")
             cmd = script or f"{sys.executable} -m cuarenta_tutor.cli"
-            paints = []
-            for i in range(3):
+            painted = []
+            for i in range(paints):
                 socket = f"cuarenta-bench-{os.getpid()}-{i}"
                 start = time.perf_counter()
                 started = subprocess.run(["tmux", "-L", socket, "new-session", "-d", "-s", "b", "-x", "80", "-y",
@@ -258,11 +258,11 @@ def bench_tui(moves: int, seed: int) -> dict:
                     shown = subprocess.run(["tmux", "-L", socket, "capture-pane", "-t", "b", "-p"],
                                            capture_output=True, text=True).stdout
                     if "New game" in shown:
-                        paints.append(time.perf_counter() - start)
+                        painted.append(time.perf_counter() - start)
                         break
                     time.sleep(0.01)
                 subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
-            out["first_paint_s"] = round(sorted(paints)[len(paints) // 2], 3) if paints else None
+            out["first_paint_s"] = round(sorted(painted)[len(painted) // 2], 3) if painted else None
         else:
             out["first_paint_s"] = None  # tmux is needed to watch a real terminal
         session = GameSession.new(seed=seed, dealer=1)

@@ -87,15 +87,17 @@ def test_bench_agent_and_tui_print_figures(capsys):
 
     from cuarenta_tutor.cli import main
 
-    assert main(["bench", "agent", "--positions", "8", "--json"]) == 0  # in this process; tui's below in its own
+    # in this process, the throughput timed a moment at each batch size; tui's below in its own, one start timed
+    quick = ["--throughput-seconds", "0.01", "--json"]
+    assert main(["bench", "agent", "--positions", "8", *quick]) == 0
     agent = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert agent["decision_median_ms"] > 0 and agent["batch256_positions_per_second"] > 0
     assert agent["players"] == 2
-    assert main(["bench", "agent", "--positions", "20", "--players", "4", "--json"]) == 0
+    assert main(["bench", "agent", "--positions", "20", "--players", "4", *quick]) == 0
     agent = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     # 2 v 2: late in the last deal the shipped model (encoding version 4) plays each move out over sampled worlds
     assert agent["players"] == 4 and agent["played_out"] > 0 and agent["played_out_median_ms"] > 0
-    out = cli("bench", "tui", "--moves", "4", "--json")
+    out = cli("bench", "tui", "--moves", "1", "--paints", "1", "--json")
     assert out.returncode == 0, out.stdout + out.stderr
     tui = json.loads(out.stdout.strip().splitlines()[-1])
     assert tui["agent_move_and_hints_median_ms"] > 0 and tui["measured_moves"] >= 1
@@ -168,13 +170,18 @@ def test_every_option_of_every_command_has_help():
     assert not missing, f"options without help: {', '.join(missing)}"
 
 
-def test_bench_and_policy_numbers_out_of_range_are_refused_in_one_line():
+def test_bench_and_policy_numbers_out_of_range_are_refused_in_one_line(capsys):
+    from cuarenta_tutor.cli import main
+
+    # in this process (the commands' own processes are run above and below): an exception main does not turn into
+    # a line fails the test
     for args in (("bench", "agent", "--positions", "0"), ("bench", "tui", "--moves", "-1"),
                  ("bench", "bots", "--positions", "0"), ("bench", "engine", "--games", "0"),
                  ("arena", "onnx@temp=-5", "random", "--games", "2"), ("arena", "random", "greedy", "--jobs", "-3")):
-        out = cli(*args)
-        assert out.returncode == 2 and "Traceback" not in out.stdout + out.stderr, args
-        assert len((out.stderr or out.stdout).strip().splitlines()) == 1, args
+        code = main(list(args))
+        out = capsys.readouterr()
+        assert code == 2 and "Traceback" not in out.out + out.err, args
+        assert len((out.err or out.out).strip().splitlines()) == 1, args
 
 
 @pytest.mark.parametrize("cache", ["kept", "cold"])

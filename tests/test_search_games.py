@@ -2,17 +2,27 @@
 training that moves the network toward the search's choices."""
 
 import json
+from functools import cache
 
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.xdist_group("search-games")  # one worker plays the shared games (fast_game) once
 
 from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, default_model_path  # noqa: E402
 from cuarenta_tutor.training import search_games  # noqa: E402
 from cuarenta_tutor.training.search_games import Batches, SearchSettings, collect, load, search_distribution  # noqa: E402
 
-FAST = SearchSettings(worlds=4, share=0.5)
+FAST = SearchSettings(worlds=1, share=0.5)
+SHORT = {2: 3, 4: 2}
+"""A seed per player count whose game in FAST is short (2 v 2: 50 plays)."""
+
+
+@cache
+def fast_game(players: int) -> dict:
+    """The search's game of SHORT's seed in FAST, played once per process: the tests below only read its arrays."""
+    return search_games.play_game(default_model_path(), "standard", players, SHORT[players], FAST)
 
 
 def test_the_search_distribution_favours_the_better_moves_and_sums_to_one():
@@ -23,7 +33,7 @@ def test_the_search_distribution_favours_the_better_moves_and_sums_to_one():
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_a_search_game_labels_legal_moves_and_keeps_every_seats_view(players):
-    game = search_games.play_game(default_model_path(), "standard", players, 3, FAST)
+    game = fast_game(players)
     n = len(game["mover"])
     assert game["obs"].shape == (n, players, OnnxPolicy(default_model_path()).width) and game["legal"].shape[0] == n
     assert sorted(game["outcome"].tolist()) == [0.0] * (players // 2) + [1.0] * (players // 2)
@@ -49,14 +59,14 @@ def test_known_only_labels_every_choice_with_the_stock_empty_in_1v1_and_nothing_
 
 
 def test_collection_resumes_and_a_damaged_shard_says_what_to_do(tmp_path, monkeypatch):
-    monkeypatch.setattr(search_games, "SHARD_GAMES", 2)  # shards of 2 games, not 10: the same code, less play
-    paths = collect(default_model_path(), tmp_path, 2, seed=2, settings=SearchSettings(worlds=2, share=0.2))
+    monkeypatch.setattr(search_games, "SHARD_GAMES", 1)  # shards of 1 game, not 10: the same code, less play
+    paths = collect(default_model_path(), tmp_path, 1, seed=2, settings=SearchSettings(worlds=2, share=0.2))
     assert [p.name for p in paths] == ["shard-00000.npz"]
     before = paths[0].stat().st_mtime_ns
-    again = collect(default_model_path(), tmp_path, 3, seed=2, settings=SearchSettings(worlds=2, share=0.2))
+    again = collect(default_model_path(), tmp_path, 2, seed=2, settings=SearchSettings(worlds=2, share=0.2))
     assert again[0].stat().st_mtime_ns == before and again[1].exists()  # kept, and only the missing one played
     games = load(tmp_path)
-    assert len(games) == 4
+    assert len(games) == 2
     again[1].write_bytes(again[1].read_bytes()[:100])
     with pytest.raises(ValueError, match="shard-00001.npz is damaged.*delete it and run search-games again"):
         load(tmp_path)
@@ -65,7 +75,7 @@ def test_collection_resumes_and_a_damaged_shard_says_what_to_do(tmp_path, monkey
 
 
 def test_batches_replay_each_seat_with_its_own_moves_labelled_and_the_same_for_the_same_key():
-    games = [search_games.play_game(default_model_path(), "standard", p, 5, FAST) for p in (2, 4)]
+    games = [fast_game(p) for p in (2, 4)]
     batches = Batches(games, seed=1)
     assert len(batches.streams) == 6
     a, b = batches.sample(8, (3, 0, 1)), batches.sample(8, (3, 0, 1))
@@ -81,29 +91,28 @@ def test_batches_replay_each_seat_with_its_own_moves_labelled_and_the_same_for_t
 def test_training_on_the_search_games_moves_the_policy_toward_the_search(tmp_path):
     from cuarenta_tutor.training.a2c import Config, build_net, distill_loss
 
-    labelled = SearchSettings(worlds=4, share=1.0)  # every decision with a choice labelled by the search
-    batches = Batches([search_games.play_game(default_model_path(), "standard", 2, 40 + g, labelled) for g in range(2)],
-                      seed=0)
+    batches = Batches([fast_game(p) for p in (2, 4)], seed=0)  # half the decisions with a choice labelled
     # vf_coef 0: the loss is the cross-entropy toward the search's distribution alone (the critic's term falls
     # by itself and would hide a policy that does not move)
     cfg = Config(hidden=32, feature=64, strategy=32, encoding=OnnxPolicy(default_model_path()).encoding, vf_coef=0.0)
     torch.manual_seed(0)
     net = build_net(cfg)
-    optimizer = torch.optim.Adam(net.parameters(), lr=3e-3)
-    batch = batches.sample(16, (0,))
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-2)
+    batch = batches.sample(4, (0,))
     first = distill_loss(net, batch, cfg).item()
-    for step in range(30):
-        loss = distill_loss(net, batches.sample(16, (step,)), cfg)
+    for step in range(10):
+        loss = distill_loss(net, batches.sample(4, (step,)), cfg)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
     assert distill_loss(net, batch, cfg).item() < first - 0.15  # the target's own entropy and the outcomes' noise stay
 
 
-def test_search_games_command_plays_and_train_refuses_distill_without_data(tmp_path, capsys):
+def test_search_games_command_plays_and_train_refuses_distill_without_data(tmp_path, capsys, monkeypatch):
     from cuarenta_tutor.cli import main  # in this process: an uncaught exception would still fail the test
 
-    assert main(["search-games", "--out", str(tmp_path / "g"), "--games", "10", "--worlds", "2", "--share",
+    monkeypatch.setattr(search_games, "SHARD_GAMES", 1)  # a shard of 1 game, not 10: the same command, less play
+    assert main(["search-games", "--out", str(tmp_path / "g"), "--games", "1", "--worlds", "2", "--share",
                  "0.2"]) == 0
     assert (tmp_path / "g" / "shard-00000.npz").exists() and "distill_data" in capsys.readouterr().out
     assert main(["search-games", "--out", str(tmp_path / "h"), "--games", "10", "--share", "2"]) == 2

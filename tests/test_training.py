@@ -39,8 +39,8 @@ def test_gae_matches_a_hand_computed_reference():
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory):
     out = tmp_path_factory.mktemp("run")
-    cfg = Config(total_steps=1024, num_envs=8, rollout_len=16, eval_every=0, snapshot_every=4, log_every=4, hidden=32,
-                 feature=64, strategy=32, workers=1)  # the rollout in the learner's process
+    cfg = Config(total_steps=256, num_envs=8, rollout_len=16, eval_every=0, snapshot_every=4, log_every=1, hidden=32,
+                 feature=64, strategy=32, workers=1)  # two updates, the rollout in the learner's process
     ckpt = train(cfg, out, log=open("/dev/null", "w"))
     return ckpt, export(ckpt, out / "tiny.onnx")
 
@@ -49,7 +49,7 @@ def test_tiny_training_run_exports_and_plays_a_game(tiny_model):
     ckpt, model = tiny_model
     metrics = [json.loads(line) for line in (ckpt.parent / "metrics.jsonl").read_text().splitlines()]
     assert metrics and metrics[-1]["steps"] > 0 and "value_loss" in metrics[-1]
-    assert torch.load(ckpt, weights_only=True)["progress"]["steps"] >= 1024
+    assert torch.load(ckpt, weights_only=True)["progress"]["steps"] == 256
     policy = OnnxPolicy(model)
     dealer = Dealer(3)
     state, _ = dealer.start()

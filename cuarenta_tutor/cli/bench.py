@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
-from .options import JOBS, MAX_GAMES, MAX_POSITIONS, SEED, add_backend_options, settings_file, whole, worlds
+from .options import JOBS, MAX_GAMES, MAX_POSITIONS, SEED, add_backend_options, number, settings_file, whole, worlds
 
 NAME = "bench"
 HELP = "benchmarks that print figures"
@@ -69,12 +69,16 @@ def add_arguments(parser) -> None:
     agent.add_argument("--seed", type=SEED, default=0, help="seed of the positions' games (default 0)")
     agent.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2,
                        help="positions of 1 v 1 (2, the default) or 2 v 2 (4) games")
+    agent.add_argument("--throughput-seconds", type=number(0, 60, above_low=True), default=1.0,
+                       help="seconds the network's batch throughput is timed at each batch size (default 1)")
     agent.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     agent.set_defaults(bench=bench_agent)
     tui = targets.add_parser("tui", help="first paint of the app (in tmux) and the agent's move plus hints")
     tui.add_argument("--moves", type=whole(1, 10_000), default=60,
                      help="moves timed, each the agent's move and the hints after it (default 60)")
     tui.add_argument("--seed", type=SEED, default=0, help="seed of the game (default 0)")
+    tui.add_argument("--paints", type=whole(1, 100), default=3,
+                     help="starts of the app in tmux timed to their first paint, the median reported (default 3)")
     tui.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     tui.set_defaults(bench=bench_tui)
     bots = targets.add_parser("bots", help="decision latency of each bot")
@@ -154,7 +158,7 @@ def _with_model(name: str, figures, as_json: bool) -> int:
 def bench_tui(args) -> int:
     from ..bench import bench_tui
 
-    return _with_model("tui", lambda: bench_tui(args.moves, args.seed), args.json)
+    return _with_model("tui", lambda: bench_tui(args.moves, args.seed, args.paints), args.json)
 
 
 def bench_analysis(args) -> int:
@@ -169,7 +173,8 @@ def bench_analysis(args) -> int:
 def bench_agent(args) -> int:
     from ..bench import bench_agent
 
-    return _with_model("agent", lambda: bench_agent(args.model, args.positions, args.seed, args.players), args.json)
+    return _with_model("agent", lambda: bench_agent(args.model, args.positions, args.seed, args.players,
+                                                    args.throughput_seconds), args.json)
 
 
 def bench_bots(args) -> int:
