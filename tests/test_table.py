@@ -221,21 +221,20 @@ def positions(players, count, seed=50):
 @pytest.mark.parametrize("horizon", ["deal", "hand"])
 def test_search_plays_only_legal_moves(horizon, players):
     rules = preset("standard", players=players)
-    decisions = 0
-    for g in range(2):
+    for g in range(2):  # the search on each team, for its team's 20 decisions of the first hand
         seats = [SearchPolicy(3, random.Random(g), horizon=horizon) if s % 2 == g % 2 else make_policy("expert")
                  for s in range(players)]
         table = Table(rules, seats, Dealer(40 + g))
         table.start()
-        while not table.over:
+        searched = 0
+        while searched < 20:
             legal = legal_actions(table.state)
             searching = isinstance(table.to_move, SearchPolicy)
             decision, _ = table.decide()
             assert decision.action in legal and set(decision.probs) <= set(legal)
             assert sum(decision.probs.values()) == pytest.approx(1.0)
-            decisions += searching
+            searched += searching
             table.play(decision.action, decision=decision)
-    assert decisions > 30
 
 
 @pytest.mark.parametrize("players", [2, 4])

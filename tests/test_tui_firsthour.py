@@ -11,6 +11,7 @@ async def test_the_help_scrolls_by_keyboard_to_the_end_of_the_glossary():
     from cuarenta_tutor.tui.app import HelpScreen
 
     app = make_app(agent_delay=0)
+    app.animation_level = "none"  # each scroll lands at once: a key press waits out an animation (up to a second)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("question_mark")

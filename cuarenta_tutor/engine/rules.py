@@ -99,6 +99,10 @@ class Rules:
             raise ValueError(f"unknown rules option(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
         return replace(self, **options)
 
+    def __deepcopy__(self, memo) -> Rules:
+        """The rules themselves: a frozen value (and the bots key their caches on the rules they were last asked)."""
+        return self
+
     def to_dict(self) -> dict:
         """The options as a plain dict (for records and model metadata)."""
         return asdict(self)

@@ -78,6 +78,11 @@ class State(NamedTuple):
     def team_of(self, seat: int) -> int:
         return seat & 1
 
+    def __deepcopy__(self, memo) -> State:
+        """The state itself: an immutable value has no parts to copy (OpenSpiel deep-copies a game state's attributes
+        on every clone)."""
+        return self
+
 
 # Events: what a play, a deal or the end of a hand did, in order.
 class Dealt(NamedTuple):
