@@ -291,7 +291,7 @@ def test_choices_are_imported_from_where_they_are_defined():
                 seen.append(action.dest)
 
     walk(build_parser(), [])
-    assert set(seen) == set(defined) and seen.count("players") == 3 and seen.count("backend") == 3
+    assert set(seen) == set(defined) and seen.count("players") == 4 and seen.count("backend") == 3
     rules_help = build_parser().parse_args(["play"])  # the play parser's --rules help names every preset
     assert rules_help.rules == "standard"
     out = cli("play", "--help")

@@ -174,14 +174,16 @@ def test_each_presets_and_player_counts_table_and_errors_are_found_by_their_rule
     assert sidecar_problem(model_copy, agent.model_id) is None
     assert for_model(model_copy, agent.model_id, pagat4).table[0, 0, 3] == 0.25
     np.testing.assert_array_equal(for_model(model_copy, agent.model_id, Rules()).table, standard.table)  # kept
-    assert for_model(model_copy, agent.model_id, preset("pagat", 2)) is None  # no table made for 1 v 1 pagat
+    custom = Rules().with_options(sum_max_cards=2)
+    assert for_model(model_copy, agent.model_id, custom) is None  # no table made for these rules
     measured = settings_for(model_copy, rules=pagat4)
     assert (measured.value_sd, measured.loss_sd) == (1.5, 2.5)
     assert settings_for(model_copy).loss_sd == shipped["errors"]["loss_sd"]  # standard 1 v 1's own
-    assert settings_for(model_copy, rules=preset("pagat", 2)).loss_sd == 0.0  # no errors measured there
+    assert settings_for(model_copy, rules=custom).loss_sd == 0.0  # no errors measured there
     again = with_table(data, agent.model_id, HandValues(made.table * 2, pagat4, hands=4))  # rebuilt: replaces it
-    assert len(again["variants"]) == 1 and "errors" not in again["variants"][0] and again["errors"]
-    again["variants"][0]["hand_values"]["win_team0"] = "damaged"
+    assert len(again["variants"]) == len(shipped.get("variants", [])) + 1 and again["errors"]
+    assert "errors" not in again["variants"][-1] and again["variants"][-1]["hand_values"]["hands_per_score"] == 4
+    again["variants"][-1]["hand_values"]["win_team0"] = "damaged"
     write_sidecar(model_copy, again)
     assert "is damaged" in sidecar_problem(model_copy, agent.model_id)
 

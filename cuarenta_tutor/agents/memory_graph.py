@@ -18,9 +18,17 @@ INPUTS = ("obs", "h", "c")
 OUTPUTS = ("h_out", "c_out")
 
 
+SUFFIX = ".memory.onnx"
+
+
 def memory_path(model_path) -> Path:
     """Where the memory graph of the model at `model_path` is kept."""
-    return Path(model_path).with_suffix(".memory.onnx")
+    return Path(model_path).with_suffix(SUFFIX)
+
+
+def is_memory_graph(path) -> bool:
+    """Whether `path` names a memory graph (not a model a person can play)."""
+    return Path(path).name.endswith(SUFFIX)
 
 
 @lru_cache(maxsize=8)

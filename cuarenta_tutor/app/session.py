@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .. import coach, core, records
+from ..agents.memory_graph import is_memory_graph
 from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from ..analysis import verdict
 from ..analysis.calibrate import settings_for
@@ -82,9 +83,11 @@ def warm_core() -> None:
 
 
 def available_models() -> list[Path]:
-    """The ONNX models a person can play against: the shipped ones, then their own (exported), by name."""
-    shipped = sorted(default_model_path().parent.glob("*.onnx"))
-    own = sorted(records.models_dir().glob("*.onnx")) if records.models_dir().is_dir() else []
+    """The ONNX models a person can play against: the shipped ones, then their own (exported), by name (not the
+    memory graphs beside them: agents/memory_graph.py)."""
+    shipped = sorted(p for p in default_model_path().parent.glob("*.onnx") if not is_memory_graph(p))
+    own = sorted(p for p in records.models_dir().glob("*.onnx") if not is_memory_graph(p)) \
+        if records.models_dir().is_dir() else []
     return shipped + [p for p in own if p not in shipped]
 
 
