@@ -19,7 +19,6 @@ from cuarenta_tutor.engine import PRESETS, Dealer, IllegalMove, legal_actions, p
 from cuarenta_tutor.interop import pettingzoo as cuarenta  # noqa: E402
 from cuarenta_tutor.interop.gymnasium_env import CuarentaEnv  # noqa: E402
 
-
 SPACE_SEEDS = {2: 55, 4: 6}
 """Seeds of the agents' action spaces (one more each agent) with which api_test's random game under the standard rules
 is won in its third or fourth hand: the same game every run, and a short one (a random game lasts about ten hands)."""
