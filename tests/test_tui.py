@@ -280,22 +280,15 @@ async def test_the_new_game_dialog_labels_its_fields_and_says_what_each_preset_i
         assert start.region.bottom <= SIZE[1]  # the whole dialog fits at 80x24
 
 
-async def test_help_lists_the_keys_and_a_glossary_of_the_games_words():
-    from textual.widgets import Markdown
-
-    from cuarenta_tutor.tui.app import HELP, HelpScreen
+def test_help_lists_the_keys_and_a_glossary_of_the_games_words():
+    # the help screen shows this text: test_tui_firsthour opens it with ? and scrolls it to its end
+    from cuarenta_tutor.tui.app import HELP
     from cuarenta_tutor.tui.widgets import perros
 
     text = HELP.read_text(encoding="utf-8")
     for word in ("caída", "limpia", "ronda", "escalera", "cartón", "perros", "chica", "todo dos", "unclear"):
         assert f"| {word}" in text or f"**{word}**" in text, word
     assert "▮" in text and "▯" in text and set(perros(32)) <= set("▮▯")  # the legend has the scoreboard's marks
-    app = make_app(agent_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("question_mark")
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen) and app.screen.query_one(Markdown)
 
 
 async def test_the_home_screen_shows_the_model_and_a_choice_of_another_is_kept():

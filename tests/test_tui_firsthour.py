@@ -8,7 +8,9 @@ SIZE = (80, 24)
 
 
 async def test_the_help_scrolls_by_keyboard_to_the_end_of_the_glossary():
-    from cuarenta_tutor.tui.app import HelpScreen
+    from textual.widgets import Markdown
+
+    from cuarenta_tutor.tui.app import HELP, HelpScreen
 
     app = make_app(agent_delay=0)
     app.animation_level = "none"  # each scroll lands at once: a key press waits out an animation (up to a second)
@@ -16,7 +18,7 @@ async def test_the_help_scrolls_by_keyboard_to_the_end_of_the_glossary():
         await settle(pilot)
         await pilot.press("question_mark")
         await settle(pilot)
-        assert isinstance(app.screen, HelpScreen)
+        assert isinstance(app.screen, HelpScreen) and app.screen.query_one(Markdown).source == HELP.read_text("utf-8")
         scroll = app.screen.query_one("#help")
         assert scroll.max_scroll_y > 0  # the help is longer than the screen
         await pilot.press("down")
