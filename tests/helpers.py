@@ -9,6 +9,20 @@ HANG = 600
 """Seconds after which a test gives up waiting on a process or a screen: a guard against a hang, never a speed check
 (speed is for `cuarenta-tutor bench`)."""
 
+def agent_position(players: int, plies: int, seed: int):
+    """A position of the shipped agent playing itself, `plies` plays in (on to one with a choice), and the memory of
+    the seat on turn there."""
+    from cuarenta_tutor.agents.onnx_policy import OnnxPolicy
+    from cuarenta_tutor.table import Table
+
+    agents = [OnnxPolicy() for _ in range(players)]
+    table = Table(Rules(players=players), agents, Dealer(seed))
+    table.start(0)
+    while table.state.plays < plies or len(legal_actions(table.state)) < 2:
+        table.step()
+    return table.state, agents[table.state.turn].memory
+
+
 def fixed(worlds: int) -> Settings:
     """An analysis in exactly `worlds` worlds, with no time budget: the same numbers every run."""
     return Settings(worlds=worlds, round_worlds=worlds, min_worlds=worlds, budget_s=0)

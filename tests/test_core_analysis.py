@@ -5,26 +5,15 @@ import random
 from dataclasses import replace
 
 import pytest
-from helpers import fixed
+from helpers import agent_position, fixed
 
 from cuarenta_tutor import core
 from cuarenta_tutor.agents.onnx_policy import OnnxPolicy
 from cuarenta_tutor.analysis.analyse import analyse
 from cuarenta_tutor.analysis.values import simulate
-from cuarenta_tutor.engine import Dealer, Rules, legal_actions
-from cuarenta_tutor.table import Table
+from cuarenta_tutor.engine import Rules
 
 AGENT = OnnxPolicy()
-
-
-def position(players: int, plies: int, seed: int):
-    """A position of the agent playing itself, `plies` plays in, and the memory of the seat on turn there."""
-    agents = [OnnxPolicy() for _ in range(players)]
-    table = Table(Rules(players=players), agents, Dealer(seed))
-    table.start(0)
-    while table.state.plays < plies or len(legal_actions(table.state)) < 2:
-        table.step()
-    return table.state, agents[table.state.turn].memory
 
 
 def both(monkeypatch, state, memory, settings):
@@ -40,7 +29,7 @@ def both(monkeypatch, state, memory, settings):
     (4, 5, "hand", "table"), (4, 12, "deal", "critic"),
 ])
 def test_either_core_gives_the_same_analysis(monkeypatch, players, plies, horizon, leaf):
-    state, memory = position(players, plies, random.Random(plies).randrange(1000))
+    state, memory = agent_position(players, plies, random.Random(plies).randrange(1000))
     settings = replace(fixed(6), horizon=horizon, leaf=leaf, round_worlds=3)
     python, fast = both(monkeypatch, state, memory, settings)
     assert core.fast()

@@ -8,16 +8,15 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from helpers import fixed
+from helpers import agent_position, fixed
 
 from cuarenta_tutor import core
 from cuarenta_tutor.agents.memory_graph import load_memory, memory_path
 from cuarenta_tutor.agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from cuarenta_tutor.analysis.analyse import analyse
 from cuarenta_tutor.analysis.playout import Playouts, play_worlds
-from cuarenta_tutor.engine import Dealer, Rules, legal_actions
+from cuarenta_tutor.engine import legal_actions
 from cuarenta_tutor.engine.knowledge import determinize
-from cuarenta_tutor.table import Table
 
 AGENT = OnnxPolicy()
 
@@ -47,22 +46,13 @@ def test_the_shipped_memory_graph_steps_the_memory_as_the_whole_model_does():
     assert np.array_equal(probs_part, AGENT.run(obs, mask, h, c)[0][5:9])
 
 
-def position(players: int, plies: int, seed: int):
-    agents = [OnnxPolicy() for _ in range(players)]
-    table = Table(Rules(players=players), agents, Dealer(seed))
-    table.start(0)
-    while table.state.plays < plies or len(legal_actions(table.state)) < 2:
-        table.step()
-    return table.state, agents[table.state.turn].memory
-
-
 @pytest.mark.parametrize("name, players, plies, horizon", [
     ("fast", 2, 4, "hand"), ("fast", 2, 9, "deal"), ("fast", 4, 6, "hand"), ("python", 2, 4, "hand"),
     ("python", 4, 9, "deal")])
 def test_the_analysis_is_the_same_with_the_memory_graph_and_without(monkeypatch, bare, name, players, plies,
                                                                     horizon):
     monkeypatch.setenv("CUARENTA_TUTOR_CORE", name)
-    state, memory = position(players, plies, random.Random(plies).randrange(1000))
+    state, memory = agent_position(players, plies, random.Random(plies).randrange(1000))
     settings = replace(fixed(4), horizon=horizon, round_worlds=2)
     assert bare.remember is None and AGENT.remember is not None
     with_graph, without = analyse(state, AGENT, settings, memory=memory), analyse(state, bare, settings, memory=memory)
@@ -74,7 +64,7 @@ def test_the_analysis_is_the_same_with_the_memory_graph_and_without(monkeypatch,
 def test_lanes_cut_at_the_ply_limit_are_valued_by_the_same_critic(monkeypatch, name):
     """The analysing seat's value is read where a lane reaches `max_plies`: that row runs the whole model."""
     monkeypatch.setenv("CUARENTA_TUTOR_CORE", name)
-    state, (h0, c0) = position(2, 3, 11)
+    state, (h0, c0) = agent_position(2, 3, 11)
     rng = random.Random(2)
     worlds = [determinize(state, state.turn, rng) for _ in range(4)]
     seeds = [rng.randrange(1 << 62) for _ in worlds]

@@ -14,6 +14,8 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from .onnx_contract import one_thread_session
+
 INPUTS = ("obs", "h", "c")
 OUTPUTS = ("h_out", "c_out")
 
@@ -35,17 +37,11 @@ def is_memory_graph(path) -> bool:
 def load_memory(model_path, model_sha256: str):
     """A step function (obs, h, c) -> (h_out, c_out) on the memory graph beside the model, or None where there is
     none made for this model (or it does not load, or has other inputs or outputs)."""
-    import onnxruntime as ort
-
     path = memory_path(model_path)
     if not path.is_file():
         return None
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.log_severity_level = 3
     try:
-        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        session = one_thread_session(path)
     except Exception:  # onnxruntime's own exception types: a damaged file is not used
         return None
     if session.get_modelmeta().custom_metadata_map.get("source_sha256") != model_sha256:

@@ -18,6 +18,18 @@ OPSET = 17
 REEXPORT = "re-export it from its checkpoint with `cuarenta-tutor export CHECKPOINT --out MODEL.onnx`"
 
 
+def one_thread_session(path):
+    """An onnxruntime session of the graph at `path` on one thread, quiet (onnxruntime's own exceptions where it
+    cannot load it)."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
 class ModelError(ValueError):
     """A model file that cannot be used; the message says what is wrong and how to fix it."""
 

@@ -21,7 +21,7 @@ from ..table import Decision
 from .base import BasePolicy
 from .features import encode_into
 from .memory_graph import load_memory
-from .onnx_contract import REEXPORT, ModelError, check_metadata
+from .onnx_contract import REEXPORT, ModelError, check_metadata, one_thread_session
 
 DEFAULT_MODEL = "cuarenta-a2c-lstm.onnx"
 _ALL = np.ones((1, N_ACTIONS), dtype=bool)
@@ -41,18 +41,12 @@ def file_sha256(path) -> str:
 
 def load_session(path):
     """An onnxruntime session on one thread, with the model checked against this code."""
-    import onnxruntime as ort
-
     path = Path(path)
     if not path.is_file():
         raise ModelError(f"model file not found: {path}. The shipped model is models/{DEFAULT_MODEL}; "
                          f"reinstall cuarenta-tutor, or {REEXPORT}")
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.log_severity_level = 3
     try:
-        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        session = one_thread_session(path)
     except Exception as err:  # onnxruntime raises its own exception types for unreadable files
         raise ModelError(f"{path} is not a usable ONNX model (damaged or truncated?): "
                          f"{str(err).splitlines()[0][:200]}. Replace it with the shipped one, or {REEXPORT}") from None
