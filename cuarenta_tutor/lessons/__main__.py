@@ -1,6 +1,7 @@
 """Checks lesson files: `python -m cuarenta_tutor.lessons [--search] [--analysis] [FILE...]` (default: all
 shipped); with --search also that search plays every strategy answer, with --analysis that the tutor's analysis
-finds no strategy answer losing (its 2 v 2 and variant positions valued with their own rules' table)."""
+takes every strategy answer as a right answer to a drill (best, or within the inaccuracy threshold; its 2 v 2 and
+variant positions valued with their own rules' table)."""
 
 from __future__ import annotations
 

@@ -34,26 +34,32 @@ def search_choices(position: Position, seeds=SEARCH_SEEDS, samples: int = SEARCH
 
 def analysis_doubts(position: Position) -> str | None:
     """Where the one analysis of the position (the tutor's: the shipped model, the hand table and errors of the
-    position's rules and player count) says the answer loses: the best move by it and the answer's loss with its
-    95% interval, in words; None where the answer is its best move or within its interval of it."""
+    position's rules and player count) would not take the answer as a right answer to a drill (its class an
+    inaccuracy or worse, or unclear: analysis/classes.py): the best move by it and the answer's class and loss with
+    its 95% interval, in words; None where the answer is right by it."""
     from dataclasses import replace
 
     from ..analysis.analyse import analyse
     from ..analysis.calibrate import settings_for
 
     state = position.state
-    return doubts(position, analyse(state, _analysing_agent(), replace(settings_for(rules=state.rules), budget_s=0)))
+    agent = _analysing_agent()
+    agent.reset(state.turn)  # a lesson's position has no past: the seat's memory starts there
+    return doubts(position, analyse(state, agent, replace(settings_for(rules=state.rules), budget_s=0)))
 
 
 def doubts(position: Position, result) -> str | None:
     """analysis_doubts with the position's analysis (`result`, an analysis.Analysis) given."""
     state = position.state
+    from ..analysis.classes import classify
+
     answer = next(m for m in result.moves if m.action == position.answer)
-    if answer.loss_ci95[0] <= 0:
+    klass = classify(answer.loss, loss_ci95=answer.loss_ci95)
+    if klass.is_right:
         return None
     return (f"the analysis ({result.worlds} worlds, ends of hands valued by the {result.leaf}) plays "
-            f"{move_name(state, result.best.action)}; the answer loses {answer.loss:.1f} win-% points "
-            f"({answer.loss_ci95[0]:.1f} to {answer.loss_ci95[1]:.1f})")
+            f"{move_name(state, result.best.action)}; the answer is {klass.with_article}: it loses {answer.loss:.1f} "
+            f"win-% points ({answer.loss_ci95[0]:.1f} to {answer.loss_ci95[1]:.1f})")
 
 
 _AGENT: list = []
