@@ -24,7 +24,7 @@ def test_the_analysis_finds_the_shipped_answer_best_and_a_losing_one_wrong(posit
     result = analyse(position.state, OnnxPolicy(), replace(settings_for(rules=position.state.rules), budget_s=0))
     found = {a: doubts(replace(position, answer=a), result) for a in legal_actions(position.state)}
     caught = [a for a, doubt in found.items() if doubt]
-    assert caught and position.answer not in caught, "no other move is wrong by the analysis: the check cannot fail here"
+    assert caught and position.answer not in caught, "no other move is wrong by the analysis here"
     best = move_name(position.state, result.best.action)
     assert all(f"plays {best};" in found[a] and "win-% points" in found[a] for a in caught)
 
