@@ -1,5 +1,6 @@
 """Provides a model's memory graph: the part of its ONNX graph that steps the LSTM memory and nothing else,
-kept beside the model as `<model>.memory.onnx` (written by the export: training/export.py `write_memory_graph`).
+kept beside the model as `<model>.memory.onnx` (written with every model the export or a recalibration writes:
+training/recalibrate.py `write_memory_graph`).
 
 In a playout every seat's memory is stepped every ply, but only the seat to play needs the move probabilities
 (and the analysing seat the value, at the horizon): the other rows run this graph, which skips the value and move

@@ -26,12 +26,12 @@ from pathlib import Path
 import numpy as np
 
 from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
-from ..engine import Rules
+from ..engine import PLAYER_COUNTS, Rules
 from ..engine.rules import PRESETS, preset, preset_name
 from ..records import FileError, read_json, write_atomic
 from .analyse import INTERACTIVE, Z95, Settings, analyse, standard
 from .validate import REFERENCE, reference_file, references, sample_positions
-from .values import SIDECAR_BYTES, HandValues, build, entry_for, for_model, forget, read_sidecar, sidecar
+from .values import SIDECAR_BYTES, HandValues, build, entry_for, for_model, forget, made_for, read_sidecar, sidecar
 
 FIT_SEED = 1001
 """Positions for fitting come from these games; `bench analysis` measures on others (seed 1)."""
@@ -52,7 +52,7 @@ def with_table(data: dict, model_id: str, values: HandValues) -> dict:
     if values.rules == Rules():
         kept = {k: data[k] for k in KEPT_WITH_A_NEW_TABLE if k in data}
         return {"model_sha256": model_id, "hand_values": values.to_json(), **kept}
-    variants = [v for v in data.get("variants", []) if entry_for({"variants": [v]}, values.rules) is None]
+    variants = [v for v in data.get("variants", []) if not made_for(v, values.rules)]
     return {**data, "model_sha256": model_id, "variants": variants + [{"hand_values": values.to_json()}]}
 
 
@@ -60,7 +60,7 @@ def with_errors(data: dict, rules: Rules, errors: dict, command: str) -> dict:
     """A sidecar with the errors measured for `rules` (and the command that measured them) beside their table."""
     if rules == Rules():
         return {**data, "errors": errors, "command": command}
-    variants = [dict(v, errors=errors, command=command) if entry_for({"variants": [v]}, rules) else v
+    variants = [dict(v, errors=errors, command=command) if made_for(v, rules) else v
                 for v in data.get("variants", [])]
     return {**data, "variants": variants}
 
@@ -179,7 +179,8 @@ def main(argv=None) -> int:
     parser.add_argument("--positions", type=int, default=60, help="positions to measure the error on (default 60)")
     parser.add_argument("--seed", type=int, default=FIT_SEED, help=f"seed of their games (default {FIT_SEED})")
     parser.add_argument("--rules", default="standard", choices=list(PRESETS), help="the preset (default standard)")
-    parser.add_argument("--players", type=int, default=2, choices=(2, 4), help="2 (1 v 1) or 4 (2 v 2); default 2")
+    parser.add_argument("--players", type=int, default=2, choices=PLAYER_COUNTS,
+                        help="2 (1 v 1) or 4 (2 v 2); default 2")
     parser.add_argument("--model", help="ONNX model (default: the shipped one)")
     parser.add_argument("--jobs", type=int, default=1, help="processes for the reference (default 1)")
     parser.add_argument("--table-only", action="store_true", help="build the table, and measure no error")

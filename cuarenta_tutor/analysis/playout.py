@@ -123,17 +123,17 @@ class Playouts:
                 row = mask[k * n + state.turn]
                 row[:] = False
                 row[list(legal_actions(state))] = True
+            done = [self._at_horizon(lanes[i], self.horizon) for i in open_]
             need = np.zeros(rows, np.bool_)
             for k, i in enumerate(open_):
                 lane = lanes[i]
-                horizon = self._at_horizon(lane, self.horizon)
-                need[k * n + (seat if horizon else lane.state.turn)] = True
+                need[k * n + (seat if done[k] else lane.state.turn)] = True
                 need[k * n + seat] |= lane.plies + 1 >= self.max_plies
             probs, values = self._step(memory, np.array(open_), obs, mask, need)
             still = []
             for k, i in enumerate(open_):
                 lane = lanes[i]
-                if self._at_horizon(lane, self.horizon):
+                if done[k]:
                     lane.value = float(values[k * n + seat])
                     continue
                 state = lane.state

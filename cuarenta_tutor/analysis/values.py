@@ -266,15 +266,20 @@ def entries(data: dict) -> list[dict]:
     return ([top] if top else []) + variants
 
 
+def made_for(entry: dict, rules: Rules) -> bool:
+    """Whether a sidecar entry's table was made for `rules` (False for an entry too damaged to say)."""
+    try:
+        return Rules().with_options(**entry["hand_values"]["rules"]) == rules
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
 def entry_for(data: dict, rules: Rules) -> dict | None:
     """The sidecar's entry ({"hand_values", "errors"}) whose table was made for `rules`, or None."""
     try:
-        for entry in entries(data):
-            if Rules().with_options(**entry["hand_values"]["rules"]) == rules:
-                return entry
-    except (KeyError, TypeError, ValueError):
+        return next((entry for entry in entries(data) if made_for(entry, rules)), None)
+    except TypeError:  # variants that are not a list
         return None
-    return None
 
 
 def _object(data) -> dict:

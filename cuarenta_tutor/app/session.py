@@ -85,9 +85,11 @@ def warm_core() -> None:
 def available_models() -> list[Path]:
     """The ONNX models a person can play against: the shipped ones, then their own (exported), by name (not the
     memory graphs beside them: agents/memory_graph.py)."""
-    shipped = sorted(p for p in default_model_path().parent.glob("*.onnx") if not is_memory_graph(p))
-    own = sorted(p for p in records.models_dir().glob("*.onnx") if not is_memory_graph(p)) \
-        if records.models_dir().is_dir() else []
+    def models_in(folder: Path) -> list[Path]:
+        return sorted(p for p in folder.glob("*.onnx") if not is_memory_graph(p)) if folder.is_dir() else []
+
+    shipped = models_in(default_model_path().parent)
+    own = models_in(records.models_dir())
     return shipped + [p for p in own if p not in shipped]
 
 

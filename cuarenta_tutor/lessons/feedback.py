@@ -5,6 +5,7 @@ what it leaves the opponent; and what search plays in a position and what the tu
 from __future__ import annotations
 
 import random
+from functools import cache
 
 from ..engine import (
     RANKS,
@@ -50,9 +51,9 @@ def analysis_doubts(position: Position) -> str | None:
 
 def doubts(position: Position, result) -> str | None:
     """analysis_doubts with the position's analysis (`result`, an analysis.Analysis) given."""
-    state = position.state
     from ..analysis.classes import classify
 
+    state = position.state
     answer = next(m for m in result.moves if m.action == position.answer)
     klass = classify(answer.loss, loss_ci95=answer.loss_ci95)
     if klass.is_right:
@@ -62,15 +63,12 @@ def doubts(position: Position, result) -> str | None:
             f"win-% points ({answer.loss_ci95[0]:.1f} to {answer.loss_ci95[1]:.1f})")
 
 
-_AGENT: list = []
-
-
+@cache
 def _analysing_agent():
+    """The shipped model, loaded once for every position checked."""
     from ..agents.onnx_policy import OnnxPolicy
 
-    if not _AGENT:
-        _AGENT.append(OnnxPolicy())
-    return _AGENT[0]
+    return OnnxPolicy()
 
 
 def _effect(state: State, action: int) -> tuple[int, tuple, list[str]]:
