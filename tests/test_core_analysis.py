@@ -56,9 +56,34 @@ def test_an_unknown_core_is_named_and_the_fast_one_serves(monkeypatch, capsys):
     assert "CUARENTA_TUTOR_CORE must be one of python, fast, not 'turbo'" in capsys.readouterr().err
 
 
-def test_while_another_thread_warms_the_core_the_python_one_serves(monkeypatch):
+def test_while_another_thread_compiles_the_core_the_python_one_serves(monkeypatch):
+    monkeypatch.setattr(core, "WHOLE", "never-warmed-here")  # no whole warm in the cache folder: a warm compiles
     monkeypatch.setitem(core._WARM, "done", False)
     monkeypatch.setitem(core._WARM, "busy", True)
     assert not core.fast()
     monkeypatch.setitem(core._WARM, "busy", False)
     assert core.fast() and core._WARM["done"]  # nobody warming: it warms (here from the cache) and serves
+
+
+def test_while_another_thread_loads_a_whole_cache_the_load_is_waited_for(monkeypatch):
+    import threading
+
+    from cuarenta_tutor.core.jit import cache_dir
+
+    assert (cache_dir() / core.WHOLE).exists()  # the session's warm (conftest) left the cache whole
+    monkeypatch.setitem(core._WARM, "done", False)
+    monkeypatch.setitem(core._WARM, "busy", True)
+    core._WARMED.clear()
+
+    def loaded():  # the other thread's load ends (as warm's `finally` does)
+        core._WARM["done"], core._WARM["busy"] = True, False
+        core._WARMED.set()
+
+    threading.Timer(0.2, loaded).start()
+    assert core.fast()  # it waited for the load instead of serving the Python core
+    monkeypatch.setitem(core._WARM, "done", False)
+    monkeypatch.setitem(core._WARM, "busy", True)
+    core._WARMED.clear()
+    monkeypatch.setattr(core, "LOAD_WAIT_S", 0.05)
+    assert not core.fast()  # a load that takes longer than the wait (a stale cache compiling): the Python core serves
+    core._WARMED.set()

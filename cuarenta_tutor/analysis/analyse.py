@@ -192,7 +192,7 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     """Analyse the position of the seat on turn (or `seat`) with `agent`, an OnnxPolicy that has observed
     the game so far from that seat; `memory` gives the seat's LSTM memory at the position instead (h, c
     after observing it). The agent's memory is not changed (beyond observing `state` if it had not)."""
-    core.fast()  # compiles the core here, before the time cap counts, unless the app's thread is at it (core.warm)
+    core.fast()  # the core compiled (or loaded) here, before the time cap counts, unless the app's thread compiles it
     started = time.perf_counter()
     seat = state.turn if seat is None else seat
     legal = list(legal_actions(state))

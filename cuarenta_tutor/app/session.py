@@ -76,8 +76,9 @@ class Request(NamedTuple):
 
 def warm_core() -> None:
     """Compile the analysis's core (or load it from the disk cache) in a thread of its own, so the first hint never
-    waits for it: until it is ready the Python core serves, with the same numbers (core.fast). A daemon thread, not a
-    Textual worker: quitting never waits for a compile, and nothing on screen depends on it."""
+    waits for a compile: until it is compiled the Python core serves, with the same numbers (a load from a whole disk
+    cache, about a second, is waited for: core.fast). A daemon thread, not a Textual worker: quitting never waits for
+    a compile, and nothing on screen depends on it."""
     if core.chosen() == "fast" and core.available():
         threading.Thread(target=core.warm, name="warm-core", daemon=True).start()
 

@@ -4,8 +4,10 @@ one readable statement and the reference the differential tests hold the core to
 
 `CUARENTA_TUTOR_CORE=python|fast` picks the core (default fast); `fast()` says whether the compiled one serves. It
 compiles on first use (or loads numba's disk cache, jit.py): `warm()`, which the app runs in a worker at start. While
-another thread warms it, `fast()` says no and the Python core serves: the numbers are the same (the differential
-tests), only slower, so compiling never delays the first screen or the first hint.
+another thread compiles it, `fast()` says no and the Python core serves: the numbers are the same (the differential
+tests), only slower, so compiling never delays the first screen or the first hint. While another thread loads it from
+a cache a whole warm wrote (about a second), `fast()` waits for that load: a first hint is then faster than the
+Python core's (up to `LOAD_WAIT_S`, should the cache turn out stale and numba compile after all).
 """
 
 from __future__ import annotations
@@ -19,6 +21,12 @@ from .jit import available
 CORES = ("python", "fast")
 _LOCK = threading.Lock()
 _WARM = {"done": False, "busy": False, "seconds": None}
+_WARMED = threading.Event()
+"""Set once a warm in this process is over."""
+LOAD_WAIT_S = 10.0
+"""How long `fast()` waits for another thread's load from a whole cache before the Python core serves instead."""
+WHOLE = "warmed"
+"""The file a warm leaves in the cache folder once every part is compiled there: a later warm is a load."""
 
 
 def chosen() -> str:
@@ -40,15 +48,22 @@ def _asked() -> str:
 
 def fast() -> bool:
     """Whether the compiled core serves now: asked for, numba installed, and compiled (compiling it here unless
-    another thread is doing so: then not yet)."""
+    another thread is doing so: then not yet, unless that thread only loads it from a whole cache)."""
     if chosen() != "fast" or not available():
         return False
     if _WARM["done"]:
         return True
     if _WARM["busy"]:
-        return False
+        return _cached() and _WARMED.wait(LOAD_WAIT_S) and _WARM["done"]
     warm()
     return True
+
+
+def _cached() -> bool:
+    """Whether a whole warm left the compiled core in the cache folder (so a warm now loads it, not compiles it)."""
+    from .jit import cache_dir
+
+    return (cache_dir() / WHOLE).exists()
 
 
 def warm() -> float:
@@ -59,6 +74,7 @@ def warm() -> float:
         if _WARM["done"] or _WARM["busy"]:
             return 0.0
         _WARM["busy"] = True
+        _WARMED.clear()
     started = time.perf_counter()
     try:
         from .jit import cache_dir
@@ -73,9 +89,14 @@ def warm() -> float:
         for name, part in later:  # then the rest, once the process at it is done: from the disk cache
             with _file_lock(cache_dir() / f"warm-{name}.lock"):
                 part()
+        try:
+            (cache_dir() / WHOLE).touch()
+        except OSError:  # no mark: a later warm is taken for a compile, and the Python core serves meanwhile
+            pass
     finally:
         _WARM["seconds"] = time.perf_counter() - started
         _WARM["done"], _WARM["busy"] = True, False
+        _WARMED.set()
     return _WARM["seconds"]
 
 
