@@ -1,5 +1,5 @@
 """Shared fixtures: a temporary user data folder, and colour kept on for Textual snapshots; one thread per library
-in each test process (the suite runs one process per core)."""
+in each test process (the suite runs a process per core, and one more)."""
 
 import os
 
@@ -7,6 +7,25 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import pytest  # noqa: E402
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (pyproject.toml): a worker more than the cores. Part of the suite's time is spent waiting (for a
+    terminal app in tmux, a browser, Ray's start, a key's pace), when another worker can use the core: on 2 quiet
+    cores the suite took 2 min 31-45 s with 3 workers, 3 min 7-9 s with 2 (4 were no faster than 3)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores + 1
+
+
+SLOW_FIRST = ("test_e2e_tmux.py", "test_tui_pace.py", "test_tui_lessons.py", "test_tui_2v2.py", "test_tui.py",
+              "test_levels.py", "test_gate.py", "test_lessons.py", "test_cli.py", "test_snapshots.py")
+"""The files whose tests take longest (`--durations`; the xdist groups are sent first anyway, the largest first):
+their tests are handed out first, so no worker is left with a long test while the others are done."""
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: i for i, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest in their order
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -53,16 +53,28 @@ async def settle(pilot):
     await pilot.pause()
 
 
-async def steady(pilot, frames: int = 100):
-    """Pause until the screen drawn is the same two frames in a row: a busy machine may lay a long line out a frame
-    or more late (at most `frames`, a hang's guard only)."""
-    last = None
+async def steady(pilot, frames: int = 100, alike: int = 3):
+    """Pause until the screen drawn is the same `alike` frames in a row, 20 ms apart: a busy machine may lay a long
+    line out a frame or more late (at most `frames`, a hang's guard only)."""
+    last, same = None, 0
     for _ in range(frames):
         await pilot.pause()
+        await pilot.pause(0.02)
         shot = pilot.app.export_screenshot()
-        if shot == last:
+        same = same + 1 if shot == last else 1
+        if same >= alike:
             return
         last = shot
+
+
+async def drawn(pilot, text: str, frames: int = 1000):
+    """Pause until `text` is drawn on the screen (at most `frames` of 20 ms, a hang's guard only), then until the
+    screen is steady."""
+    for _ in range(frames):
+        if text.replace(" ", "&#160;") in pilot.app.export_screenshot():  # the picture's spaces are &#160;
+            break
+        await pilot.pause(0.02)
+    await steady(pilot)
 
 
 def pressing(*keys):

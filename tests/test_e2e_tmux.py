@@ -126,7 +126,7 @@ def test_play_a_few_moves_and_quit_cleanly(user_data):
     session, done = start(user_data, "play", "--seed", "7", "--dealer", "1")
     try:
         wait_for(session, "your turn: press 1-5")
-        for turn in range(3):
+        for turn in range(2):
             play_first_card(session, user_data, 2 * turn + 2)  # the real record has the move and the agent's reply
             wait_for(session, "Agent played")
         keys(session, "h")
@@ -146,10 +146,9 @@ def test_a_2v2_game_shows_four_seats_and_a_hint(user_data):
     try:
         shown = wait_for(session, "your turn: press 1-5")
         assert "North (partner)" in shown and "East:" in shown and "West:" in shown and "Your team" in shown
-        for turn in range(2):  # yours, then East's, your partner's and West's, each said on its line
-            play_first_card(session, user_data, 4 * turn + 4)
-            for seat in ("East", "Partner", "West"):
-                wait_for(session, f"{seat} played")
+        play_first_card(session, user_data, 4)  # yours, then East's, your partner's and West's, each said on its line
+        for seat in ("East", "Partner", "West"):
+            wait_for(session, f"{seat} played")
         keys(session, "h")
         wait_for(session, "[refined")  # the team's win % after each move, refined by the analysis (cut short by its
         # time cap on a very busy machine: then the header says so)

@@ -7,7 +7,7 @@ After a deliberate change (or a new shipped model), look at the report, then ref
 """
 
 import pytest
-from helpers import fixed, pressing, settle, steady, worst_start
+from helpers import drawn, fixed, pressing, settle, worst_start
 
 from cuarenta_tutor import records
 from cuarenta_tutor.tui import make_app
@@ -52,7 +52,7 @@ def test_review(snap_compare):
     async def before(pilot):
         await keys(pilot)
         pilot.app.clear_notifications()
-        await steady(pilot)  # a busy machine may lay the review's last line out a frame late
+        await drawn(pilot, "luck vs skill")  # a busy machine may lay the review's last line out frames late
     assert snap_compare(app, terminal_size=SIZE, run_before=before)
 
 
