@@ -77,9 +77,16 @@ class StrongPolicy:
         net = self.net.decide(state)
         if len(net.probs) < 2:
             return net
-        means = self.means(state)
-        action = max(means, key=lambda a: (means[a] + PRIOR * math.log(max(net.probs.get(a, 0.0), 1e-6)), -a))
+        scores = self.scores(state, net.probs)
+        action = max(scores, key=lambda a: (scores[a], -a))
         return Decision(action, net.probs, net.value, net.action_values, self.model_id)
+
+    def scores(self, state, probs: dict | None = None) -> dict[int, float]:
+        """What the choice maximises, per legal move: its mean outcome in points plus PRIOR x the log of the
+        network's probability for it (`probs`, else the network's now)."""
+        probs = self.net.decide(state).probs if probs is None else probs
+        means = self.means(state)
+        return {a: m + PRIOR * math.log(max(probs.get(a, 0.0), 1e-6)) for a, m in means.items()}
 
     def means(self, state) -> dict[int, float]:
         """The moves' mean outcomes: `strong:W` over W worlds; `strong` over batches of STRONG_BATCH worlds

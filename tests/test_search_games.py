@@ -58,6 +58,27 @@ def test_known_only_labels_every_choice_with_the_stock_empty_in_1v1_and_nothing_
     assert not four["labelled"].any()  # in 2 v 2 the other hands share the unseen cards: never known
 
 
+def test_the_strong_teacher_labels_each_choice_by_the_strong_levels_scores(monkeypatch):
+    from cuarenta_tutor.players import PRIOR, StrongPolicy
+
+    seen, means_of = [], []  # the scores the strong level chose by at each labelled decision, and their parts
+    real_scores, real_means = StrongPolicy.scores, StrongPolicy.means
+    monkeypatch.setattr(StrongPolicy, "means", lambda self, state: means_of.append(real_means(self, state)) or
+                        means_of[-1])
+    monkeypatch.setattr(StrongPolicy, "scores", lambda self, state, probs=None: seen.append(
+        (real_scores(self, state, probs), self.net.decide(state).probs, means_of[-1])) or seen[-1][0])
+    settings = SearchSettings(teacher="strong", worlds=2, share=1.0, temperature=0)
+    game = search_games.play_game(default_model_path(), "standard", 2, SHORT[2], settings)
+    targets = game["target"].astype(np.float32)[game["labelled"]]
+    assert len(seen) == len(targets) > 0
+    for target, (scores, probs, means) in zip(targets, seen, strict=True):
+        best = search_distribution(scores, 0)
+        assert {a for a in best if best[a]} == {int(a) for a in np.flatnonzero(target)}
+        assert scores == pytest.approx({a: means[a] + PRIOR * np.log(max(probs.get(a, 0.0), 1e-6)) for a in means})
+    assert any(max(means, key=means.get) != max(scores, key=scores.get) for scores, _, means in seen)  # the prior
+    # counts: some choice is not the search's alone
+
+
 def test_collection_resumes_and_a_damaged_shard_says_what_to_do(tmp_path, monkeypatch):
     monkeypatch.setattr(search_games, "SHARD_GAMES", 1)  # shards of 1 game, not 10: the same code, less play
     paths = collect(default_model_path(), tmp_path, 1, seed=2, settings=SearchSettings(worlds=2, share=0.2))

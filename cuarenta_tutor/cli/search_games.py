@@ -22,7 +22,8 @@ def add_arguments(parser) -> None:
                         help="a training config: its mix of rules and player counts (default standard 1 v 1)")
     parser.add_argument("--seed", type=SEED, default=0, help="seed of the games (default 0)")
     parser.add_argument("--teacher", choices=TEACHERS, default="search",
-                        help="search: the search bot, expert playouts (default); analysis: the model's own analysis")
+                        help="search: the search bot, expert playouts (default); analysis: the model's own analysis; "
+                             "strong: the strong level, the search steered by the model's prior (expert iteration)")
     parser.add_argument("--worlds", type=worlds(1), default=48, help="worlds per labelled move (default 48)")
     parser.add_argument("--share", type=number(0, 1), default=0.5,
                         help="share of the decisions labelled, 0 to 1 (default 0.5)")
@@ -30,7 +31,7 @@ def add_arguments(parser) -> None:
                         help="label only positions where the mover knows every card (1 v 1, stock empty): the "
                              "search plays the one true world there, so the labels are exact and quick")
     parser.add_argument("--temperature", type=number(0, 100), default=0.5,
-                        help="softmax temperature over the moves' values: points (search), win %% (analysis)")
+                        help="softmax temperature over the moves' values: points (search, strong), win %% (analysis)")
     parser.add_argument("--jobs", type=JOBS, default=1, help="processes (default 1)")
 
 

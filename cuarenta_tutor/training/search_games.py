@@ -30,7 +30,7 @@ from ..engine import Dealer, knows_every_card, legal_actions, preset
 from ..table import Table
 
 SHARD_GAMES = 10
-TEACHERS = ("search", "analysis")
+TEACHERS = ("search", "analysis", "strong")
 """What labels the moves (SearchSettings.teacher)."""
 
 
@@ -41,7 +41,9 @@ class SearchSettings:
     teacher: str = "search"
     """"search": the search bot (PIMC, expert playouts to the end of the deal; search:48 beats the shipped network,
     0.625 in the arena), its moves' mean outcomes in points; "analysis": the analysis with the model inside
-    (worlds to the end of the hand), its moves' win %."""
+    (worlds to the end of the hand), its moves' win %; "strong": the strong level (players.StrongPolicy: the search
+    with inferred worlds and the cartón, steered by the model's prior), the score it chooses by, in points (each
+    move's mean outcome plus PRIOR x the log of the model's probability for it)."""
     worlds: int = 48
     """Worlds per labelled position (all of them: no time budget, so the labels depend only on the seed)."""
     share: float = 0.5
@@ -76,13 +78,16 @@ def play_game(model, rules_name: str, players: int, seed: int, settings: SearchS
     from ..agents.onnx_policy import OnnxPolicy
     from ..agents.search import SearchPolicy
     from ..analysis.analyse import Settings, analyse
+    from ..players import StrongPolicy
 
     rng = random.Random(seed)
     agents = [OnnxPolicy(model) for _ in range(players)]
+    strong = [StrongPolicy(model, rng.randrange(1 << 30), settings.worlds) for _ in range(players)] \
+        if settings.teacher == "strong" else []  # each seat's, watching the game as its own seat sees it
     table = None
     while table is None or table.over:  # a deal can end the game (four of a kind): skip it
         table = Table(preset(rules_name, players=players), [None] * players, Dealer(rng.randrange(1 << 62)),
-                      watchers=list(enumerate(agents)))
+                      watchers=list(enumerate(agents)) + list(enumerate(strong)))
         table.start(seeds=[rng.randrange(1 << 30) for _ in range(players)])
     obs, mover, legal, target, labelled = [], [], [], [], []
     worlds = Settings(worlds=settings.worlds, round_worlds=settings.worlds, min_worlds=settings.worlds, budget_s=0.0)
@@ -91,6 +96,8 @@ def play_game(model, rules_name: str, players: int, seed: int, settings: SearchS
     def values(state, agent) -> dict[int, float]:
         if settings.teacher == "search":
             return search.move_means(state)
+        if settings.teacher == "strong":
+            return strong[state.turn].scores(state)
         found = analyse(state, agent, replace(worlds, seed=rng.randrange(1 << 30)))
         return {m.action: m.win_pct for m in found.moves}
 
