@@ -332,3 +332,29 @@ def test_a_model_with_no_usable_sidecar_is_said_uncalibrated_and_its_numbers_fro
     assert err.startswith(f"cuarenta-tutor analyse: {said}\n") and "valued by the model's critic" in out
     if sidecar is not None:
         assert mine.with_suffix(".analysis.json").read_bytes() == sidecar  # said, left as it was
+
+
+def test_waiting_that_raises_stops_the_worker_processes_before_a_position_ends():
+    # a person who quits mid-review: the review's `waiting` raises, and the processes end without finishing the
+    # position under way (each takes seconds in 4096 worlds; before, quitting waited for it)
+    import multiprocessing
+
+    from helpers import agent_position, fixed
+
+    from cuarenta_tutor.analysis.parallel import analyse_positions
+
+    class Quit(Exception):
+        pass
+
+    calls = []
+
+    def waiting():
+        calls.append(1)
+        raise Quit
+
+    positions = [agent_position(2, plies, 3) for plies in (0, 2)]
+    results = analyse_positions(positions, fixed(4096), jobs=2, waiting=waiting)
+    with pytest.raises(Quit):
+        next(results)  # no analysis came first
+    assert calls == [1]
+    assert not multiprocessing.active_children()  # the pool's processes are gone

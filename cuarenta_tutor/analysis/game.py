@@ -13,12 +13,12 @@ from .parallel import analyse_positions
 
 
 def analyse_game(game: GameRecord | ReplayedGame, settings: Settings = INTERACTIVE, seats=None, plies=None,
-                 model=None, progress=None, jobs: int = 1) -> list[tuple[int, Analysis]]:
+                 model=None, progress=None, jobs: int = 1, waiting=None) -> list[tuple[int, Analysis]]:
     """(ply, analysis) for the moves of `seats` (default: the person's seat, or every seat when none is a
     person), or only for the moves in `plies`; positions with a single legal move are skipped unless asked
     for by ply. `progress(done, total)` after each analysed position; `jobs` processes analyse them (the same
-    results with any number, parallel.py). A record is replayed first (RecordError names a move that does not fit);
-    a ReplayedGame is used as it is."""
+    results with any number, parallel.py; `waiting` is called while they work, and may raise to stop them). A
+    record is replayed first (RecordError names a move that does not fit); a ReplayedGame is used as it is."""
     game = ReplayedGame.of(game)
     record = game.record
     if seats is None:
@@ -42,7 +42,7 @@ def analyse_game(game: GameRecord | ReplayedGame, settings: Settings = INTERACTI
         for agent in watchers.values():
             agent.observe(game.states[i + 1], game.events[i + 1])
     out = []
-    with closing(analyse_positions(positions, settings, model, jobs)) as results:  # a stop ends the workers
+    with closing(analyse_positions(positions, settings, model, jobs, waiting)) as results:  # a stop ends the workers
         for ply, analysis in zip(found, results, strict=True):
             out.append((ply, analysis))
             if progress:

@@ -41,16 +41,31 @@ def _analyse(job) -> Analysis:
     return verdict(state, agent_for(model), settings, memory=memory)
 
 
-def analyse_positions(positions, settings: Settings, model=None, jobs: int = 1) -> Iterator[Analysis]:
+WAIT_S = 0.2
+"""How often `waiting` is called while the workers analyse."""
+
+
+def analyse_positions(positions, settings: Settings, model=None, jobs: int = 1, waiting=None) -> Iterator[Analysis]:
     """Each (state, memory) position analysed from its mover's view, in order, in up to `jobs` processes (1:
-    here). Stopping the iteration early stops the workers."""
+    here). Stopping the iteration early stops the workers; so does `waiting` raising: it is called every WAIT_S
+    while the workers analyse (a person who quits mid-review waits for no position to end)."""
     work = [(state, memory, settings, model) for state, memory in positions]
     if jobs <= 1 or len(work) < 2:
         yield from map(_analyse, work)
         return
+    import multiprocessing
+
     pool = _spawn_pool(min(jobs, len(work)))
     try:
-        yield from pool.imap(_analyse, work)
+        results = pool.imap(_analyse, work)
+        for _ in work:
+            while True:
+                try:
+                    analysis = results.next(timeout=WAIT_S if waiting else None)
+                    break
+                except multiprocessing.TimeoutError:
+                    waiting()
+            yield analysis
     finally:
         pool.terminate()
 

@@ -86,12 +86,13 @@ class GameReview:
         return (move.seat == self.record.human_seat and note is not None and note.klass.is_mistake_or_worse
                 and f"{self.record.game_id}:{ply}" not in known)
 
-    def analyse(self, seats, plies, settings, model_path, progress=None) -> tuple[list, int]:
+    def analyse(self, seats, plies, settings, model_path, progress=None, waiting=None) -> tuple[list, int]:
         """The annotations of `plies` (of `seats`' moves) and how many drills their mistakes added to the deck. Safe
-        in a worker: it reads the game and changes nothing of it."""
+        in a worker: it reads the game and changes nothing of it. `progress` after each position and `waiting`
+        while they are analysed may raise to stop."""
         made: list = []
         annotations = review(self.game, model_path, settings, seats, plies=plies, drills=made, jobs=default_jobs(),
-                             progress=progress)
+                             progress=progress, waiting=waiting)
         added, _ = add_drills(made)
         return annotations, added
 

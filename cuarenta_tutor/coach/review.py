@@ -75,18 +75,18 @@ def is_current(annotation: dict | None, model_id: str, settings: Settings) -> bo
 
 def review(game: GameRecord | ReplayedGame, model=None, settings: Settings | None = None, seats=None,
            preset: str = "standard", progress=None, plies=None, drills: list | None = None,
-           jobs: int = 1) -> list[Annotation]:
+           jobs: int = 1, waiting=None) -> list[Annotation]:
     """Annotate every decision of `seats` (default: reviewed_seats), or only those in `plies`, from the
     analysis in `jobs` processes (the same annotations with any number); `progress(done, total)` after each;
-    the person's mistakes and blunders are appended to `drills` as drills (coach/drills.py). RecordError names
-    a move that does not fit."""
+    the person's mistakes and blunders are appended to `drills` as drills (coach/drills.py); `waiting` as
+    analyse_game has it. RecordError names a move that does not fit."""
     game = ReplayedGame.of(game)
     record = game.record
     settings = settings or review_settings(record, model)
     seats = reviewed_seats(record) if seats is None else list(seats)
     if plies is None:
         plies = game.decisions(seats)
-    found = analyse_game(game, settings, plies=plies, model=model, progress=progress, jobs=jobs)
+    found = analyse_game(game, settings, plies=plies, model=model, progress=progress, jobs=jobs, waiting=waiting)
     if drills is not None:
         from .drills import make
 

@@ -220,16 +220,20 @@ class ReviewGame(Screen):
         luck vs skill), each posted when done: the worker computes, the screen stores (`reviewed`)."""
         worker = get_current_worker()
 
-        def progress(done: int, total: int, whose: str) -> None:
+        def stopped() -> None:
             if worker.is_cancelled:  # the screen closed or the app quit: stop, and the analysis's processes end
                 raise _Stopped
+
+        def progress(done: int, total: int, whose: str) -> None:
+            stopped()
             self.post_message(self.Progress(done, total, whose))
 
         try:
             for seats, whose, plies in self.review.batches(settings, again, self.model_id):
                 self.post_message(self.Progress(0, len(plies), whose))
                 annotations, added = self.review.analyse(seats, plies, settings, self.app.model_path,
-                                                         lambda done, total, w=whose: progress(done, total, w))
+                                                         lambda done, total, w=whose: progress(done, total, w),
+                                                         waiting=stopped)  # quitting waits for no position
                 self.post_message(self.Reviewed(annotations, seats, added))
         except _Stopped:
             return
