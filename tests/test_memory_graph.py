@@ -90,6 +90,15 @@ def test_a_graph_made_for_another_model_or_damaged_is_not_used(tmp_path, bare):
     assert OnnxPolicy(damaged).remember is None
 
 
+def test_a_graph_written_after_the_model_was_first_used_is_found(tmp_path, bare):
+    model = tmp_path / "late.onnx"  # an app running while an export writes the graph beside its model
+    shutil.copyfile(bare.path, model)
+    sha = file_sha256(model)
+    assert load_memory(str(model), sha) is None
+    shutil.copyfile(memory_path(AGENT.path), memory_path(model))
+    assert load_memory(str(model), sha) is not None
+
+
 def test_writing_a_model_writes_its_memory_graph_naming_it(tmp_path):
     pytest.importorskip("onnx")
     from cuarenta_tutor.training.recalibrate import model_written

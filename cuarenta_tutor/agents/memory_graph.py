@@ -34,13 +34,21 @@ def is_memory_graph(path) -> bool:
     return Path(path).name.endswith(SUFFIX)
 
 
-@lru_cache(maxsize=8)
 def load_memory(model_path, model_sha256: str):
     """A step function (obs, h, c) -> (h_out, c_out) on the memory graph beside the model, or None where there is
-    none made for this model (or it does not load, or has other inputs or outputs)."""
+    none made for this model (or it does not load, or has other inputs or outputs). Loaded once per file version: a
+    graph written later (an export beside a running app) is found then."""
     path = memory_path(model_path)
-    if not path.is_file():
+    try:
+        version = path.stat().st_mtime_ns
+    except OSError:
         return None
+    return _load(str(path), model_sha256, version) if path.is_file() else None
+
+
+@lru_cache(maxsize=8)
+def _load(path: str, model_sha256: str, version: int):
+    del version  # part of the cache's key only
     try:
         session = one_thread_session(path)
     except Exception:  # onnxruntime's own exception types: a damaged file is not used
