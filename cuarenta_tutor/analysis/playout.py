@@ -124,11 +124,8 @@ class Playouts:
                 row[:] = False
                 row[list(legal_actions(state))] = True
             done = [self._at_horizon(lanes[i], self.horizon) for i in open_]
-            need = np.zeros(rows, np.bool_)
-            for k, i in enumerate(open_):
-                lane = lanes[i]
-                need[k * n + (seat if done[k] else lane.state.turn)] = True
-                need[k * n + seat] |= lane.plies + 1 >= self.max_plies
+            need = self._needed(np.array(done, np.bool_), np.array([lanes[i].state.turn for i in open_]),
+                                np.array([lanes[i].plies for i in open_]), seat, n)
             probs, values = self._step(memory, np.array(open_), obs, mask, need)
             still = []
             for k, i in enumerate(open_):
@@ -173,10 +170,8 @@ class Playouts:
             mask = np.ones((rows, N_ACTIONS), dtype=bool)
             encode_lanes(lanes.rows, open_, core_rules, tail, obs, mask)
             done = lanes.at_horizon(open_, self.horizon)
-            need = np.zeros((len(open_), n), np.bool_)
-            need[np.arange(len(open_)), np.where(done, seat, lanes.rows[open_, TURN])] = True
-            need[:, seat] |= lanes.plies[open_] + 1 >= self.max_plies
-            probs, values = self._step(memory, open_, obs, mask, need.reshape(-1))
+            need = self._needed(done, lanes.rows[open_, TURN], lanes.plies[open_], seat, n)
+            probs, values = self._step(memory, open_, obs, mask, need)
             critic = values.reshape(len(open_), n)[:, seat]
             lanes.value[open_[done]] = critic[done]
             going = ~done
@@ -198,6 +193,14 @@ class Playouts:
         c = np.zeros((n, count, self.hidden), np.float32)
         h[seat], c[seat] = h0[0, 0], c0[0, 0]
         return h, c
+
+    def _needed(self, done: np.ndarray, turns: np.ndarray, plies: np.ndarray, seat: int, n: int) -> np.ndarray:
+        """The rows (lane-major, seat-minor) whose probabilities or value a step reads: the seat to play, or the
+        analysing `seat` at the horizon (`done`), and the analysing seat where the ply limit comes next."""
+        need = np.zeros((len(done), n), np.bool_)
+        need[np.arange(len(done)), np.where(done, seat, turns)] = True
+        need[:, seat] |= plies + 1 >= self.max_plies
+        return need.reshape(-1)
 
     def _step(self, memory: tuple, idx: np.ndarray, obs: np.ndarray, mask: np.ndarray, need: np.ndarray) -> tuple:
         """One batched network step of every seat of lanes `idx` (obs and mask rows lane-major, seat-minor), their
