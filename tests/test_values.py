@@ -204,3 +204,20 @@ def test_calibrate_builds_a_2v2_table_for_a_preset_beside_the_standard_one(model
     assert not np.isnan(table.table[0, 0]).any()  # every dealer from 0-0
     assert list((tmp_path / "home" / "cache").glob("hand-table-*-quito_todo_dos-4p-1.json"))  # its checkpoint
     assert read_sidecar(model_copy, agent.model_id)["errors"]  # the standard table's errors stay
+
+
+def test_calibrate_all_builds_each_player_counts_table_once(model_copy, monkeypatch, tmp_path, capsys):
+    # a new generation's sidecar in one command: every preset (here one, to be quick) x 1 v 1 and 2 v 2, and a second
+    # run (a stopped one started again) builds none of those already there
+    from cuarenta_tutor.analysis import calibrate
+    from cuarenta_tutor.engine.rules import PRESETS, preset
+
+    monkeypatch.setenv("CUARENTA_TUTOR_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(calibrate, "PRESETS", {"quito_todo_dos": PRESETS["quito_todo_dos"]})
+    args = ["--model", str(model_copy), "--all", "--hands", "1", "--table-only"]
+    assert calibrate.main(args) == 0
+    assert capsys.readouterr().err.count("building the hand-value table of quito_todo_dos") == 2
+    agent = OnnxPolicy(model_copy)
+    assert [for_model(model_copy, agent.model_id, preset("quito_todo_dos", p)).hands for p in (2, 4)] == [1, 1]
+    assert calibrate.main(args) == 0
+    assert "building" not in capsys.readouterr().err

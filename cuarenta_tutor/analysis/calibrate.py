@@ -3,8 +3,8 @@
 error that, added to the sampling error, makes 95% of the intervals hold the deep reference's values on the
 fitting positions (the criterion `bench analysis` checks on positions of other seeds).
 
-    python -m cuarenta_tutor.analysis.calibrate [--rules PRESET] [--players 2|4] [--hands N] [--positions N]
-                                                [--seed S] [--model PATH] [--table-only]
+    python -m cuarenta_tutor.analysis.calibrate [--rules PRESET] [--players 2|4] [--all] [--hands N]
+                                                [--positions N] [--seed S] [--model PATH] [--table-only]
 
 builds the table of those rules (unless the sidecar already has one for this model and these hand counts), then
 measures the error with it; the shipped model's is models/cuarenta-a2c-lstm.analysis.json. Standard 1 v 1's table
@@ -173,14 +173,17 @@ def table_checkpoint(model_id: str, rules: Rules, hands: int) -> Path:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cuarenta_tutor.analysis.calibrate",
                                      description="Build the model's hand-value table and measure the analysis's "
-                                                 "error, for one preset and player count, and keep both beside the "
-                                                 "model.")
+                                                 "error, for one preset and player count (or every one), and keep "
+                                                 "both beside the model.")
     parser.add_argument("--hands", type=int, default=HANDS, help=f"hands per score for the table (default {HANDS})")
     parser.add_argument("--positions", type=int, default=60, help="positions to measure the error on (default 60)")
     parser.add_argument("--seed", type=int, default=FIT_SEED, help=f"seed of their games (default {FIT_SEED})")
     parser.add_argument("--rules", default="standard", choices=list(PRESETS), help="the preset (default standard)")
     parser.add_argument("--players", type=int, default=2, choices=PLAYER_COUNTS,
                         help="2 (1 v 1) or 4 (2 v 2); default 2")
+    parser.add_argument("--all", action="store_true",
+                        help="every preset and player count in turn (a new generation's sidecar), skipping the "
+                             "tables already built with these hands and the errors already measured")
     parser.add_argument("--model", help="ONNX model (default: the shipped one)")
     parser.add_argument("--jobs", type=int, default=1, help="processes for the reference (default 1)")
     parser.add_argument("--table-only", action="store_true", help="build the table, and measure no error")
@@ -188,32 +191,43 @@ def main(argv=None) -> int:
     if args.positions < 2 or args.hands < 1:
         print("--positions must be 2 or more and --hands 1 or more", file=sys.stderr)
         return 2
-    path, rules = _path(args.model), preset(args.rules, args.players)
+    kinds = [(name, players) for players in PLAYER_COUNTS for name in PRESETS] if args.all else \
+        [(args.rules, args.players)]
+    for name, players in kinds:
+        calibrate_rules(args, name, players, again=not args.all)
+    print(f"wrote {sidecar(_path(args.model))}", file=sys.stderr)
+    return 0
+
+
+def calibrate_rules(args, name: str, players: int, again: bool = True) -> None:
+    """The table of preset `name` for `players` (unless the sidecar has one of args.hands hands per score), then its
+    errors unless args.table_only (unless already measured and not `again`), written to the sidecar as each is done
+    (a stopped build or fit goes on from its checkpoint or kept references)."""
+    path, rules = _path(args.model), preset(name, players)
     agent = OnnxPolicy(path)
     data = dict(read_sidecar(path, agent.model_id))
-    table = (entry_for(data, rules) or {}).get("hand_values")
+    entry = entry_for(data, rules) or {}
+    table = entry.get("hand_values")
     if not table or table.get("hands_per_score") != args.hands or "se" not in table:
-        print(f"building the hand-value table of {args.rules}, {args.players} players ({args.hands} hands per "
-              f"score)…", file=sys.stderr)
+        print(f"building the hand-value table of {name}, {players} players ({args.hands} hands per score)…",
+              file=sys.stderr)
         keep = table_checkpoint(agent.model_id, rules, args.hands)
         values = build(agent, rules, hands=args.hands, seed=TABLE_SEED, keep=keep)  # a stopped build goes on from it
         data = with_table(data, agent.model_id, values)
         write_sidecar(path, data)
-    HandValues.from_json(entry_for(data, rules)["hand_values"])  # a damaged table stops here, before the long fit
-    if args.table_only:
-        print(f"wrote {sidecar(path)}", file=sys.stderr)
-        return 0
+        entry = entry_for(data, rules)
+    HandValues.from_json(entry["hand_values"])  # a damaged table stops here, before the long fit
+    if args.table_only or ("errors" in entry and not again):
+        return
     from ..progressbar import progress_bar
 
-    with progress_bar("reference positions") as advance:
+    with progress_bar(f"reference positions, {name} {players} players") as advance:
         errors = fit(args.positions, args.seed, args.model, args.jobs, progress=advance, rules=rules)
     command = (f"python -m cuarenta_tutor.analysis.calibrate --hands {args.hands} --positions {args.positions} "
-               f"--seed {args.seed}" + ("" if rules == Rules() else f" --rules {args.rules} --players {args.players}"))
-    data = with_errors(data, rules, errors, command)
+               f"--seed {args.seed}" + ("" if rules == Rules() else f" --rules {name} --players {players}"))
+    data = with_errors(dict(read_sidecar(path, agent.model_id)), rules, errors, command)
     write_sidecar(path, data)
     print(json.dumps(errors))
-    print(f"wrote {sidecar(path)}", file=sys.stderr)
-    return 0
 
 
 if __name__ == "__main__":
