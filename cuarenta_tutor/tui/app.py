@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from rich.markdown import Markdown as RichMarkdown
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Footer, Static
 
 from ..app import files
 from ..app.session import GameSession, warm_core
@@ -27,9 +28,12 @@ class HelpScreen(Screen):
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help"):
-            yield Markdown(HELP.read_text(encoding="utf-8"))
+        with VerticalScroll(id="help"):  # one rich renderable, not a widget a block: it opens at once
+            yield Static(RichMarkdown(HELP.read_text(encoding="utf-8")))
         yield Footer()
+
+    def on_screen_resume(self) -> None:
+        self.query_one("#help", VerticalScroll).scroll_home(animate=False)  # each opening starts at the top
 
 
 class CuarentaApp(App):
@@ -37,6 +41,7 @@ class CuarentaApp(App):
 
     CSS_PATH = "tutor.tcss"
     TITLE = "Cuarenta Tutor"
+    SCREENS = {"help": HelpScreen}  # made on its first opening and kept: it opens at once after that
     BINDINGS = [Binding("question_mark", "help", "Help"), Binding("f1", "help", "Help", show=False),
                 Binding("ctrl+q", "quit", "Quit")]
 
@@ -102,7 +107,8 @@ class CuarentaApp(App):
 
     # ---- navigation ----------------------------------------------------------------------
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen("help")
 
     def action_new_game(self) -> None:
         self.push_screen(NewGame(self.settings.level), self.new_game_chosen)
