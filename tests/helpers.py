@@ -74,6 +74,8 @@ async def drawn(pilot, text: str, frames: int = 1000):
         if text.replace(" ", "&#160;") in pilot.app.export_screenshot():  # the picture's spaces are &#160;
             break
         await pilot.pause(0.02)
+    else:
+        raise AssertionError(f"{text!r} was never drawn")
     await steady(pilot)
 
 

@@ -274,6 +274,8 @@ class ReviewGame(Screen):
         else:
             self.outcome += f" The other side's {len(message.annotations)} moves too, for luck vs skill."
         changes.update(self.outcome.strip())
+        self.call_after_refresh(changes.refresh, layout=True)  # laid out again once drawn: a busy app has been seen
+        # to keep the line's old height, its end cut off
 
     def action_deeper(self) -> None:
         """Review again with four times the worlds: the one thing that changes a verdict (its lines say so)."""
