@@ -57,7 +57,7 @@ def test_an_unknown_core_is_named_and_the_fast_one_serves(monkeypatch, capsys):
 
 
 def test_while_another_thread_compiles_the_core_the_python_one_serves(monkeypatch):
-    monkeypatch.setattr(core, "WHOLE", "never-warmed-here")  # no whole warm in the cache folder: a warm compiles
+    monkeypatch.setattr(core, "_cached", lambda: False)  # no whole warm in the cache folder: a warm compiles
     monkeypatch.setitem(core._WARM, "done", False)
     monkeypatch.setitem(core._WARM, "busy", True)
     assert not core.fast()
