@@ -192,10 +192,11 @@ def accuracy_of(player: str, games: int, seed: int, settings: Settings, model=No
     differ."""
     rules = rules or Rules()
     judge_seat = OnnxPolicy(model)
+    agents = [OnnxPolicy(model) for _ in range(rules.players)]  # loaded once; each game resets their memories
     out = []
     for game in range(games):
         seat = game % rules.players
-        seats = [make_policy(player, seed + game) if s == seat else OnnxPolicy(model) for s in range(rules.players)]
+        seats = [make_policy(player, seed + game) if s == seat else agents[s] for s in range(rules.players)]
         table = Table(rules, seats, Dealer(seed * 104729 + game), watchers=[(seat, judge_seat)])
         table.start()
         accuracies = []
