@@ -93,11 +93,11 @@ def play_game(model, rules_name: str, players: int, seed: int, settings: SearchS
     worlds = Settings(worlds=settings.worlds, round_worlds=settings.worlds, min_worlds=settings.worlds, budget_s=0.0)
     search = SearchPolicy(settings.worlds, rng=random.Random(rng.randrange(1 << 62)))
 
-    def values(state, agent) -> dict[int, float]:
+    def values(state, agent, probs) -> dict[int, float]:
         if settings.teacher == "search":
             return search.move_means(state)
         if settings.teacher == "strong":
-            return strong[state.turn].scores(state)
+            return strong[state.turn].scores(state, probs)  # the mover's probabilities, decided once
         found = analyse(state, agent, replace(worlds, seed=rng.randrange(1 << 30)))
         return {m.action: m.win_pct for m in found.moves}
 
@@ -111,7 +111,7 @@ def play_game(model, rules_name: str, players: int, seed: int, settings: SearchS
         probs = agent.decide(state).probs
         aim = np.zeros(N_ACTIONS, np.float32)
         if len(moves) > 1 and (knows_every_card(state) or not settings.known_only) and rng.random() < settings.share:
-            dist = search_distribution(values(state, agent), settings.temperature)
+            dist = search_distribution(values(state, agent, probs), settings.temperature)
             for a, p in dist.items():
                 aim[a] = p
             labelled.append(True)
