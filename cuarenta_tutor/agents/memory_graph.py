@@ -12,6 +12,7 @@ left as it is (the next export writes it again).
 
 from __future__ import annotations
 
+import stat
 from functools import lru_cache
 from pathlib import Path
 
@@ -40,10 +41,10 @@ def load_memory(model_path, model_sha256: str):
     graph written later (an export beside a running app) is found then."""
     path = memory_path(model_path)
     try:
-        version = path.stat().st_mtime_ns
+        found = path.stat()
     except OSError:
         return None
-    return _load(str(path), model_sha256, version) if path.is_file() else None
+    return _load(str(path), model_sha256, found.st_mtime_ns) if stat.S_ISREG(found.st_mode) else None
 
 
 @lru_cache(maxsize=8)
