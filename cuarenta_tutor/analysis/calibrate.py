@@ -225,7 +225,7 @@ def calibrate_rules(args, name: str, players: int, again: bool = True) -> None:
         errors = fit(args.positions, args.seed, args.model, args.jobs, progress=advance, rules=rules)
     command = (f"python -m cuarenta_tutor.analysis.calibrate --hands {args.hands} --positions {args.positions} "
                f"--seed {args.seed}" + ("" if rules == Rules() else f" --rules {name} --players {players}"))
-    data = with_errors(dict(read_sidecar(path, agent.model_id)), rules, errors, command)
+    data = with_errors(data, rules, errors, command)
     write_sidecar(path, data)
     print(json.dumps(errors))
 
