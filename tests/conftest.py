@@ -55,3 +55,19 @@ def one_process(monkeypatch):
     from cuarenta_tutor.app import review
 
     monkeypatch.setattr(review, "default_jobs", lambda: 1)
+
+
+@pytest.fixture
+def model_copy(tmp_path):
+    """The shipped model and its sidecar in a folder of their own (their sidecar is then the test's to change)."""
+    import shutil
+
+    from cuarenta_tutor.agents.onnx_policy import default_model_path
+    from cuarenta_tutor.analysis.values import forget, sidecar
+
+    shipped = default_model_path()
+    for path in (shipped, shipped.with_suffix(".json"), sidecar(shipped)):
+        shutil.copyfile(path, tmp_path / path.name)
+    forget()
+    yield tmp_path / shipped.name
+    forget()

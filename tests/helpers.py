@@ -124,9 +124,9 @@ def worst_game(seed=7):
     so a review has work to do. The moves are found once (_WORST) and replayed after.
 
     Seeds the tests use, reviewed in SMALL (worst_review; the worlds seeded from what the seat knows since one verdict
-    per position): 6, one hand of 40 moves, no mistake; 7, the shortest: 30 moves in one hand, won 0-8 by the four of
-    a kind dealt to the person, 24 decisions (12 the person's); 13, two hands of 53 moves, a mistake and a blunder, so
-    two drills."""
+    per position; the playouts the model's playout policy's): 6, one hand of 40 moves, no mistake; 7, the shortest: 30
+    moves in one hand, won 0-8 by the four of a kind dealt to the person, 24 decisions (12 the person's), a blunder;
+    24, two hands of 43 moves, a mistake and two blunders, so three drills."""
     session, played = _play(seed, _WORST.get(seed))
     _WORST[seed] = played
     return session

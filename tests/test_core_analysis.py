@@ -1,5 +1,6 @@
 """The analysis gives the same numbers on either core (CUARENTA_TUTOR_CORE=python|fast) for the same worlds: every
-horizon, 1 v 1 and 2 v 2, a hand table's leaf and the critic's, across deals and hands."""
+horizon, 1 v 1 and 2 v 2, a hand table's leaf and the critic's, the playouts played by the network or the model's
+playout policy, across deals and hands."""
 
 import random
 from dataclasses import replace
@@ -24,17 +25,18 @@ def both(monkeypatch, state, memory, settings):
     return found
 
 
-@pytest.mark.parametrize("players, plies, horizon, leaf", [
-    (2, 3, "hand", "table"), (2, 9, "deal", "critic"), (2, 26, "game", "table"), (2, 14, "hand", "critic"),
-    (4, 5, "hand", "table"), (4, 12, "deal", "critic"),
+@pytest.mark.parametrize("players, plies, horizon, leaf, playout", [
+    (2, 3, "hand", "table", "policy"), (2, 3, "hand", "table", "network"), (2, 9, "deal", "critic", "network"),
+    (2, 26, "game", "table", "network"), (2, 14, "hand", "critic", "network"), (4, 5, "hand", "table", "policy"),
+    (4, 5, "hand", "table", "network"), (4, 12, "deal", "critic", "network"),
 ])
-def test_either_core_gives_the_same_analysis(monkeypatch, players, plies, horizon, leaf):
+def test_either_core_gives_the_same_analysis(monkeypatch, players, plies, horizon, leaf, playout):
     state, memory = agent_position(players, plies, random.Random(plies).randrange(1000))
-    settings = replace(fixed(6), horizon=horizon, leaf=leaf, round_worlds=3)
+    settings = replace(fixed(6), horizon=horizon, leaf=leaf, round_worlds=3, playout=playout)
     python, fast = both(monkeypatch, state, memory, settings)
     assert core.fast()
     assert python.moves == fast.moves
-    assert (python.worlds, python.leaf, python.known) == (fast.worlds, fast.leaf, fast.known)
+    assert (python.worlds, python.leaf, python.known, python.playout) == (fast.worlds, fast.leaf, fast.known, playout)
 
 
 def test_the_hand_tables_simulation_is_the_same_on_either_core(monkeypatch):

@@ -179,3 +179,18 @@ def test_the_positions_cover_the_hard_cases():
     assert seen >= {"won", "deal due", "other ronda 2", "other ronda 4", "own ronda 2", "own ronda 4", "caida",
                     "caida on a ronda 2", "caida on a ronda 4", "ends hand", "ends deal", "score 30", "score 38",
                     "score 39"}, seen
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_the_playout_policys_compiled_choice_equals_the_python_one(name):
+    from cuarenta_tutor.agents.features import move_features
+    from cuarenta_tutor.analysis.policy import PlayoutPolicy
+    from cuarenta_tutor.core.scorer import policy_lanes, size
+
+    policy = PlayoutPolicy(8, np.random.default_rng(len(name)).normal(size=size(8)))
+    states = [s for s in positions(name) if legal_actions(s)]
+    compiled = np.empty(len(states), np.int32)
+    policy_lanes(rows_of(states), np.arange(len(states)), rules_array(CONFIGS[name]), policy.params, 8, compiled)
+    python = [policy.choose(s, functools.partial(move_features, version=2)) for s in states]
+    assert compiled.tolist() == python
+    assert len(set(python)) > 5  # the weights choose among many moves, not one every time

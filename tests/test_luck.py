@@ -27,7 +27,7 @@ FEWER = fixed(2)
 def game():
     """A finished game of two hands (the person's worst moves, seed 13) with every seat's decisions reviewed: the
     person's in SMALL (helpers.worst_review, made once per test run), the agent's in FEWER."""
-    record = worst_game(seed=13).record
+    record = worst_game(seed=24).record
     coach.store(record, worst_review(13, record), [0])
     coach.store(record, coach.review(record, None, FEWER, seats=[1]), [1])
     return record
@@ -79,7 +79,7 @@ def test_an_unanalysed_side_is_counted_as_missing_not_as_skill(game):
 def test_review_json_prints_luck_and_skill_that_add_up_to_the_change(capsys):
     session = worst_game(seed=7)  # a short game: one hand, 24 decisions
     path = records.games_dir() / f"{session.record.game_id}.json"
-    assert main(["review", str(path), "--json", "--worlds", "2", "--jobs", "1"]) == 0
+    assert main(["review", str(path), "--json", "--worlds", "8", "--jobs", "1"]) == 0
     out, err = capsys.readouterr()
     data = json.loads(out)  # one object, nothing else on stdout
     assert data["game"] == session.record.game_id and data["seat"] == 0 and data["anchors"] == "table"

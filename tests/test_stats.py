@@ -50,7 +50,7 @@ def test_every_lesson_a_weak_spot_points_to_exists():
 def reviewed():
     """Three games of the person's worst moves, the first two reviewed (five mistakes in the first, one kind of
     them three times), saved in the module's folder."""
-    return [reviewed_worst_game(13).record, reviewed_worst_game(7).record, worst_game(6).record]
+    return [reviewed_worst_game(24).record, reviewed_worst_game(7).record, worst_game(6).record]
 
 
 def test_a_games_figures_are_its_accuracy_result_opponent_and_mistakes_by_kind(reviewed):

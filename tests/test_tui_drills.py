@@ -103,14 +103,14 @@ async def test_the_schedule_survives_closing_the_app():
 async def test_the_progress_screen_plots_three_games_and_home_points_to_a_weak_spot(monkeypatch):
     for seed in (1, 7, 4):
         reviewed_start(seed)
-    monkeypatch.setattr(stats, "REPEATED", 2)  # these three games leave a caída twice
+    monkeypatch.setattr(stats, "REPEATED", 2)  # these three games leave a caída three times
     weak = stats.weak_spot(stats.load()[0])
-    assert weak is not None and weak["count"] == 2
+    assert weak is not None and weak["count"] == 3
     app = make_app(agent_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         shown = str(app.screen.query_one("#weak").render())
-        assert f"Weak spot: {weak['kind']}, 2 times in your last 3 games" in shown and "Press w" in shown
+        assert f"Weak spot: {weak['kind']}, 3 times in your last 3 games" in shown and "Press w" in shown
         await pilot.press("w")
         await settle(pilot)
         assert app.screen.lesson.id == weak["lesson"]

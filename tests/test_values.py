@@ -142,22 +142,6 @@ def test_a_new_hand_table_keeps_the_one_pass_fit_and_drops_the_errors():
     assert sidecar(agent.path).name.endswith(".analysis.json")
 
 
-@pytest.fixture
-def model_copy(tmp_path):
-    """The shipped model and its sidecar in a folder of their own (their sidecar is then the test's to change)."""
-    import shutil
-
-    from cuarenta_tutor.agents.onnx_policy import default_model_path
-    from cuarenta_tutor.analysis.values import forget, sidecar
-
-    shipped = default_model_path()
-    for path in (shipped, shipped.with_suffix(".json"), sidecar(shipped)):
-        shutil.copyfile(path, tmp_path / path.name)
-    forget()
-    yield tmp_path / shipped.name
-    forget()
-
-
 def test_each_presets_and_player_counts_table_and_errors_are_found_by_their_rules(model_copy):
     from cuarenta_tutor.analysis.calibrate import settings_for, with_errors, with_table, write_sidecar
     from cuarenta_tutor.analysis.values import read_sidecar, sidecar_problem
@@ -171,7 +155,8 @@ def test_each_presets_and_player_counts_table_and_errors_are_found_by_their_rule
     standard = HandValues.from_json(shipped["hand_values"])
     made = HandValues(np.full((TARGET_SCORE, TARGET_SCORE, 4), 0.25), pagat4, hands=3)
     data = with_errors(with_table(shipped, agent.model_id, made), pagat4, {"horizon": "hand", "leaf": "table",
-                                                                          "value_sd": 1.5, "loss_sd": 2.5}, "cmd")
+                                                                          "playout": "policy", "value_sd": 1.5,
+                                                                          "loss_sd": 2.5}, "cmd")
     write_sidecar(model_copy, data)
     assert sidecar_problem(model_copy, agent.model_id) is None
     assert for_model(model_copy, agent.model_id, pagat4).table[0, 0, 3] == 0.25

@@ -36,7 +36,7 @@ def rounded(move: dict) -> tuple:
     return (move["win_pct"], tuple(move["ci95"]), move["loss"], tuple(move["loss_ci95"]))
 
 
-def play(seed=51):
+def play(seed=62):
     """A game in which the person plays, at each decision, the move the analysis likes least (mistakes, so drills),
     as the app does: hints, then the tutor's check, then the move annotated from that analysis. Returns the session
     and {ply: (the hints' numbers, the tutor's class, the analysis)}."""

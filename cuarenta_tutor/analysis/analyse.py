@@ -35,7 +35,7 @@ from .. import core
 from ..engine import State, determinize, knows_every_card, legal_actions
 from ..narrator import move_name
 from .playout import Playouts, play_worlds
-from .values import for_model
+from .values import for_model, policy_for
 
 Z95 = 1.959964
 
@@ -67,11 +67,17 @@ class Settings:
     what the worlds cannot."""
     loss_sd: float = 0.0
     """The same for the paired difference between two moves (the loss)."""
+    playout: str = "policy"
+    """Who plays the playouts: "policy" (the model's playout policy, analysis/policy.py, where its sidecar has one
+    and the table values the hand's end; else the network) or "network"."""
 
     def to_json(self) -> dict:
-        return {"worlds": self.worlds, "round_worlds": self.round_worlds, "min_worlds": self.min_worlds,
-                "budget_s": self.budget_s, "horizon": self.horizon, "leaf": self.leaf, "seed": self.seed,
-                "value_sd": self.value_sd, "loss_sd": self.loss_sd}
+        out = {"worlds": self.worlds, "round_worlds": self.round_worlds, "min_worlds": self.min_worlds,
+               "budget_s": self.budget_s, "horizon": self.horizon, "leaf": self.leaf, "seed": self.seed,
+               "value_sd": self.value_sd, "loss_sd": self.loss_sd}
+        if self.playout != "network":  # absent: the network, as every analysis kept before the policy was
+            out["playout"] = self.playout
+        return out
 
     def identity(self) -> dict:
         """`to_json` without the time cap: what makes two analyses of a position the same one."""
@@ -141,6 +147,8 @@ class Analysis:
     was the true one."""
     cut: bool = False
     """The time cap (settings.budget_s) stopped it before its worlds were done: `worlds` is fewer than planned."""
+    playout: str = "network"
+    """Who played the playouts: "policy" (the model's playout policy) or "network"."""
 
     @property
     def where(self) -> str:
@@ -188,10 +196,11 @@ def world_seed(state: State, seat: int, seed: int = 0) -> int:
 
 
 def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | None = None,
-            memory: tuple | None = None) -> Analysis:
+            memory: tuple | None = None, watch=None) -> Analysis:
     """Analyse the position of the seat on turn (or `seat`) with `agent`, an OnnxPolicy that has observed
     the game so far from that seat; `memory` gives the seat's LSTM memory at the position instead (h, c
-    after observing it). The agent's memory is not changed (beyond observing `state` if it had not)."""
+    after observing it). The agent's memory is not changed (beyond observing `state` if it had not). `watch`:
+    Playouts.watch."""
     core.fast()  # the core compiled (or loaded) here, before the time cap counts, unless the app's thread compiles it
     started = time.perf_counter()
     seat = state.turn if seat is None else seat
@@ -206,9 +215,12 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     hand_values = None
     if settings.horizon == "hand" and settings.leaf == "table":
         hand_values = for_model(agent.path, agent.model_id, state.rules)
+    policy = policy_for(agent.path, agent.model_id) if hand_values and settings.playout == "policy" else None
     playouts = Playouts(agent.run, agent.hidden, settings.horizon, leaf=hand_values.win if hand_values else None,
                         leaf_error=hand_values.error if hand_values else None, encoding=agent.encoding,
-                        remember=getattr(agent, "remember", None))
+                        remember=getattr(agent, "remember", None), policy=policy,
+                        leaf_rows=hand_values.rows if hand_values else None)
+    playouts.watch = watch
     values: list[list[float]] = [[] for _ in legal]
     points: list[list[float]] = [[] for _ in legal]
     caidas, limpias = [0] * len(legal), [0] * len(legal)
@@ -261,7 +273,7 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     out.sort(key=lambda e: (e.loss, -e.win_pct, e.action))
     leaf = "result" if settings.horizon == "game" else "table" if hand_values else "critic"
     return Analysis(seat, tuple(out), worlds, time.perf_counter() - started, settings, agent.model_id, leaf, known,
-                    cut)
+                    cut, "policy" if policy else "network")
 
 
 _KEPT: OrderedDict = OrderedDict()

@@ -31,7 +31,18 @@ from ..engine.rules import PRESETS, preset, preset_name
 from ..records import FileError, read_json, write_atomic
 from .analyse import INTERACTIVE, Z95, Settings, analyse, standard
 from .validate import REFERENCE, reference_file, references, sample_positions
-from .values import SIDECAR_BYTES, HandValues, build, entry_for, for_model, forget, made_for, read_sidecar, sidecar
+from .values import (
+    SIDECAR_BYTES,
+    HandValues,
+    build,
+    entry_for,
+    for_model,
+    forget,
+    made_for,
+    policy_for,
+    read_sidecar,
+    sidecar,
+)
 
 FIT_SEED = 1001
 """Positions for fitting come from these games; `bench analysis` measures on others (seed 1)."""
@@ -84,11 +95,19 @@ def settings_for(model=None, base: Settings | None = None, rules: Rules | None =
     try:
         if errors["horizon"] != base.horizon or errors["leaf"] != base.leaf:
             return base
+        if errors.get("playout", "network") != playout_of(base, path, model_id):
+            return base
         if errors["leaf"] == "table" and for_model(path, model_id, rules or Rules()) is None:
             return base
         return replace(base, value_sd=float(errors["value_sd"]), loss_sd=float(errors["loss_sd"]))
     except (KeyError, TypeError, ValueError):
         return base
+
+
+def playout_of(settings: Settings, path, model_id: str) -> str:
+    """Who plays the playouts of an analysis by `settings` with the model at `path` where its table values the hands'
+    ends (Analysis.playout)."""
+    return "policy" if settings.playout == "policy" and policy_for(path, model_id) is not None else "network"
 
 
 def _sampling_sd(low: float, high: float) -> float:
@@ -139,6 +158,7 @@ def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, pr
                 loss_var.append(_sampling_sd(*move.loss_ci95) ** 2)
     value_err, loss_err = np.array(value_err), np.array(loss_err)
     return {"horizon": quick_settings.horizon, "leaf": quick[0].leaf if quick else None,
+            "playout": quick[0].playout if quick else "network",
             "value_sd": round(covering_sd(value_err, value_var), 3),
             "loss_sd": round(covering_sd(loss_err, loss_var), 3),
             "value_rms": round(math.sqrt(float(np.mean(value_err ** 2))), 3),
@@ -217,7 +237,9 @@ def calibrate_rules(args, name: str, players: int, again: bool = True) -> None:
         write_sidecar(path, data)
         entry = entry_for(data, rules)
     HandValues.from_json(entry["hand_values"])  # a damaged table stops here, before the long fit
-    if args.table_only or ("errors" in entry and not again):
+    measured = "errors" in entry and entry["errors"].get("playout", "network") == playout_of(standard(), path,
+                                                                                            agent.model_id)
+    if args.table_only or (measured and not again):  # errors of the network's playouts are not the policy's
         return
     from ..progressbar import progress_bar
 

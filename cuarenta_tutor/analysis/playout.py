@@ -11,12 +11,16 @@ so every move of a world meets the same cards.
 
 from __future__ import annotations
 
+import functools
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
-from ..agents.features import encode_into
+from ..agents.features import encode_into, move_features
 from ..core.layout import DEALER, HAND_NO, SCORES, TURN, WINNER
 from ..encoding import ENCODING_VERSION, N_ACTIONS, SIZES
 from ..engine import Caida, Dealer, Dealt, Limpia, State, legal_actions, seeded_deck
@@ -76,7 +80,7 @@ class Playouts:
     they stop after that deal and the critic values them."""
 
     def __init__(self, run, hidden: int, horizon: str = "deal", max_plies: int = 400, leaf=None, leaf_error=None,
-                 encoding: int = ENCODING_VERSION, remember=None):
+                 encoding: int = ENCODING_VERSION, remember=None, policy=None, leaf_rows=None):
         if horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, not {horizon!r}")
         self.run, self.hidden, self.horizon, self.max_plies = run, hidden, horizon, max_plies
@@ -86,9 +90,17 @@ class Playouts:
         self.leaf = leaf if horizon == "hand" else None
         self.leaf_error = leaf_error
         """`leaf_error(state)`: the standard error of `leaf` there (e.g. `HandValues.error`)."""
+        self.leaf_rows = leaf_rows if self.leaf is not None else None
+        """`leaf_rows(scores, dealers, team)`: `leaf` and `leaf_error` of many lanes at once (HandValues.rows), for the
+        compiled core's lanes; None: lane by lane."""
         self.encoding = min(encoding, PLAYOUT_ENCODING)
         """The encoding the network reads in the playouts (its own, up to PLAYOUT_ENCODING)."""
         self.width = SIZES[encoding]
+        self.policy = policy if self.leaf is not None else None
+        """The playout policy (analysis/policy.py) that chooses every seat's move instead of the network, where a leaf
+        values the hand's end (no critic is read then); None: the network plays."""
+        self.watch = None
+        """`watch(obs, mask, probs)`: each network step's rows of seats on turn (training/distil.py collects them)."""
 
     @property
     def past_hand(self) -> bool:
@@ -108,10 +120,17 @@ class Playouts:
             return
         n = lanes[0].state.rules.players
         team = seat & 1
-        memory = self._memory(n, len(lanes), seat, h0, c0)
         for lane in lanes:
             self._settle(lane, team)
         open_ = [i for i, lane in enumerate(lanes) if lane.value is None]
+        if self.policy is not None:
+            features = functools.partial(move_features, version=self.encoding)
+            while open_:
+                for i in open_:
+                    self._advance(lanes[i], self.policy.choose(lanes[i].state, features), team)
+                open_ = [i for i in open_ if lanes[i].value is None]
+            return
+        memory = self._memory(n, len(lanes), seat, h0, c0)
         while open_:
             rows = len(open_) * n
             obs = np.zeros((rows, self.width), np.float32)
@@ -133,27 +152,28 @@ class Playouts:
                 if done[k]:
                     lane.value = float(values[k * n + seat])
                     continue
-                state = lane.state
-                action = int(np.argmax(probs[k * n + state.turn]))
-                mover = state.turn & 1
-                after, events = lane.dealer.play(state, action, next_hand=self.next_hand)
-                if lane.plies == 0 and mover != team:
-                    lane.reply = events
-                lane.points += _points(events, team)
-                lane.deals += sum(isinstance(e, Dealt) for e in events)
-                lane.state, lane.plies = after, lane.plies + 1
-                self._settle(lane, team)
+                self._advance(lane, int(np.argmax(probs[k * n + lane.state.turn])), team)
                 if lane.value is None and lane.plies >= self.max_plies:
                     lane.value = float(values[k * n + seat])
                 if lane.value is None:
                     still.append(i)
             open_ = still
 
+    def _advance(self, lane: Lane, action: int, team: int) -> None:
+        """Play `action` in the lane (and the deal it brings), keeping what the analysis reads of it."""
+        mover = lane.state.turn & 1
+        after, events = lane.dealer.play(lane.state, action, next_hand=self.next_hand)
+        if lane.plies == 0 and mover != team:
+            lane.reply = events
+        lane.points += _points(events, team)
+        lane.deals += sum(isinstance(e, Dealt) for e in events)
+        lane.state, lane.plies = after, lane.plies + 1
+        self._settle(lane, team)
+
     def play_rows(self, lanes: RowLanes, seat: int, h0: np.ndarray, c0: np.ndarray) -> None:
         """`play` on the compiled core: the same steps, the same network calls and the same numbers, over lane
         rows (RowLanes) instead of Lane values."""
         from ..core.encode import encode_lanes
-        from ..core.lanes import advance
 
         count = len(lanes.rows)
         if not count:
@@ -161,9 +181,17 @@ class Playouts:
         core_rules, tail = lanes.core_rules, lanes.tail
         n = lanes.rules.players
         team = seat & 1
-        memory = self._memory(n, count, seat, h0, c0)
         lanes.settle(team, self)
         open_ = np.flatnonzero(np.isnan(lanes.value))
+        if self.policy is not None:
+            while len(open_):
+                parts = np.array_split(open_, THREADS) if len(open_) >= SPLIT_FROM else [open_]
+                list(_pool().map(functools.partial(self._policy_ply, lanes, team=team), parts))
+                lanes.deal_new_hands(open_, team)
+                lanes.settle(team, self, open_)
+                open_ = open_[np.isnan(lanes.value[open_])]
+            return
+        memory = self._memory(n, count, seat, h0, c0)
         while len(open_):
             rows = len(open_) * n
             obs = np.zeros((rows, self.width), np.float32)
@@ -178,13 +206,30 @@ class Playouts:
             moving = open_[going]
             turns = lanes.rows[moving, TURN]
             actions = np.argmax(probs.reshape(len(open_), n, N_ACTIONS)[np.flatnonzero(going), turns], axis=1)
-            advance(lanes.rows, moving, actions.astype(np.int32), core_rules, team, self.next_hand, False, lanes.plies,
-                    lanes.points, lanes.deals, lanes.caida, lanes.limpia, lanes.await_deck)
-            lanes.deal_new_hands(moving, team)
-            lanes.settle(team, self, moving)
+            self._advance_rows(lanes, moving, actions.astype(np.int32), team)
             long = moving[np.isnan(lanes.value[moving]) & (lanes.plies[moving] >= self.max_plies)]
             lanes.value[long] = critic[going][np.isin(moving, long)]
             open_ = moving[np.isnan(lanes.value[moving])]
+
+    def _policy_ply(self, lanes: RowLanes, idx: np.ndarray, team: int) -> None:
+        """The playout policy's move played in lanes `idx` (compiled, the GIL released: `idx` is a share of the lanes,
+        played beside the others in another thread)."""
+        from ..core.lanes import advance
+        from ..core.scorer import policy_lanes
+
+        actions = np.empty(len(idx), np.int32)
+        policy_lanes(lanes.rows, idx, lanes.core_rules, self.policy.params, self.policy.hidden, actions)
+        advance(lanes.rows, idx, actions, lanes.core_rules, team, self.next_hand, False, lanes.plies, lanes.points,
+                lanes.deals, lanes.caida, lanes.limpia, lanes.await_deck)
+
+    def _advance_rows(self, lanes: RowLanes, idx: np.ndarray, actions: np.ndarray, team: int) -> None:
+        """`_advance` on the compiled core: actions[k] (int32) played in lane idx[k]."""
+        from ..core.lanes import advance
+
+        advance(lanes.rows, idx, actions, lanes.core_rules, team, self.next_hand, False, lanes.plies, lanes.points,
+                lanes.deals, lanes.caida, lanes.limpia, lanes.await_deck)
+        lanes.deal_new_hands(idx, team)
+        lanes.settle(team, self, idx)
 
     def _memory(self, n: int, count: int, seat: int, h0: np.ndarray, c0: np.ndarray) -> tuple:
         """Every seat's LSTM memory in every lane, [n, lanes, H] each: the analysing seat's `h0`, `c0`, the others'
@@ -221,6 +266,9 @@ class Playouts:
             probs[full], values[full], h_out[:, full], c_out[:, full] = self.run(obs[full], mask[full], hb[:, full],
                                                                                  cb[:, full])
             h_out[:, rest], c_out[:, rest] = self.remember(obs[rest], hb[:, rest], cb[:, rest])
+        if self.watch is not None:
+            turn = np.flatnonzero(need & (obs[:, 91] == 1))  # slot 91: the seat is on turn
+            self.watch(obs[turn], mask[turn], probs[turn])
         h[:, idx] = h_out.reshape(len(idx), n, hidden).transpose(1, 0, 2)
         c[:, idx] = c_out.reshape(len(idx), n, hidden).transpose(1, 0, 2)
         return probs, values
@@ -240,6 +288,21 @@ class Playouts:
         elif self.leaf is not None and lane.state.hand_no != lane.hand_no:
             lane.value = float(self.leaf(lane.state, team))
             lane.leaf_se = float(self.leaf_error(lane.state)) if self.leaf_error else 0.0
+
+
+THREADS = min(2, os.cpu_count() or 1)
+"""Threads the playout policy's plies are shared over (each lane is its own: the numbers do not depend on it)."""
+SPLIT_FROM = 64
+"""Fewer open lanes than this are played in one thread (a thread's hand-off costs more than they do)."""
+_POOL: list = []
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    with _POOL_LOCK:
+        if not _POOL:
+            _POOL.append(ThreadPoolExecutor(THREADS, thread_name_prefix="playouts"))
+        return _POOL[0]
 
 
 class RowLanes:
@@ -304,12 +367,17 @@ class RowLanes:
     def settle(self, team: int, playouts: Playouts, idx: np.ndarray | None = None) -> None:
         """Value the lanes that need no network (Playouts._settle): over, or past the hand with a leaf."""
         idx = np.arange(len(self.rows)) if idx is None else idx
-        rows = self.rows[idx]
-        over = rows[:, WINNER] >= 0
-        self.value[idx[over]] = (rows[over, WINNER] == team).astype(float)
+        winner = self.rows[idx, WINNER]  # the columns read, not whole rows: this runs every ply
+        over = winner >= 0
+        self.value[idx[over]] = (winner[over] == team).astype(float)
         if playouts.leaf is None:
             return
-        ended = ~over & (rows[:, HAND_NO] != self.hand0[idx])
+        ended = ~over & (self.rows[idx, HAND_NO] != self.hand0[idx])
+        if playouts.leaf_rows is not None:
+            done = idx[ended]
+            self.value[done], self.leaf_se[done] = playouts.leaf_rows(self.rows[done, SCORES:SCORES + 2],
+                                                                      self.rows[done, DEALER], team)
+            return
         for i in idx[ended]:
             row = self.rows[i]
             at = HandEnd((int(row[SCORES]), int(row[SCORES + 1])), int(row[DEALER]))

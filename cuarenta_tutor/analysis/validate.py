@@ -29,8 +29,9 @@ from .analyse import MoveEval, Settings, analyse
 from .classes import classify, move_accuracy
 from .parallel import agent_for, analyse_positions
 
-REFERENCE = Settings(worlds=4096, round_worlds=256, min_worlds=1 << 30, budget_s=0, horizon="game", seed=7919)
-"""The deep reference: 4096 worlds per position, every playout to the end of the game. (With 1024, its own
+REFERENCE = Settings(worlds=4096, round_worlds=256, min_worlds=1 << 30, budget_s=0, horizon="game", seed=7919,
+                     playout="network")
+"""The deep reference: 4096 worlds per position, every playout the network's to the end of the game. (With 1024, its own
 noise was about as large as the interactive analysis's error: two 2048-world runs of the same positions put
 moves it said lose 11-14 points at 8-10.)"""
 

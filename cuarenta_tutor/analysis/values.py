@@ -23,7 +23,8 @@ from ..core.layout import DEALER, SCORES, WINNER, to_row
 from ..engine import Dealer, Rules
 from ..engine.rules import TARGET_SCORE
 from ..records import FileError, read_json
-from .playout import Lane, Playouts, RowLanes
+from .playout import HandEnd, Lane, Playouts, RowLanes
+from .policy import PlayoutPolicy, read_policy
 
 
 class HandValues:
@@ -42,6 +43,14 @@ class HandValues:
             known = np.argwhere(~np.isnan(self.table[:, :, state.dealer]))
             a, b = known[np.argmin(np.abs(known - (a, b)).sum(axis=1))]
         return a, b, state.dealer
+
+    def rows(self, scores: np.ndarray, dealers: np.ndarray, team: int) -> tuple[np.ndarray, np.ndarray]:
+        """`win` and `error` of many hands' ends at once (scores [k, 2], next dealers [k]): the same numbers."""
+        a, b = (np.minimum(scores[:, t], TARGET_SCORE - 1) for t in (0, 1))
+        for i in np.flatnonzero(np.isnan(self.table[a, b, dealers])):
+            a[i], b[i], _ = self._entry(HandEnd((int(a[i]), int(b[i])), int(dealers[i])))
+        p = self.table[a, b, dealers]
+        return (p if team == 0 else 1.0 - p), self.se[a, b, dealers]
 
     def win(self, state, team: int) -> float:
         """`team`'s chance to win from `state`, the end of a hand (awaiting the next hand's first deal)."""
@@ -222,6 +231,10 @@ SIDECAR_BYTES = 16 << 20
 """A sidecar is tens of kilobytes; a larger file is not one (and is not read into memory)."""
 
 
+DISTIL_COMMAND = "python -m cuarenta_tutor.training.distil"
+"""What fits a model's playout policy (training/distil.py)."""
+
+
 def calibrate_command(model_path) -> str:
     """What to run to measure a model for the analysis (analysis/calibrate.py writes its sidecar)."""
     return f"python -m cuarenta_tutor.analysis.calibrate --model {model_path}"
@@ -253,6 +266,12 @@ def _sidecar(model_path, model_id: str) -> tuple[dict, str | None]:
             HandValues.from_json(entry["hand_values"])
     except (KeyError, TypeError, ValueError) as err:
         return data, f"the analysis sidecar {path} is damaged ({err}): {uncalibrated_words(model_path)}"
+    try:
+        if "playout_policy" in data:
+            PlayoutPolicy.from_json(data["playout_policy"])
+    except ValueError as err:
+        return data, (f"the analysis sidecar {path} is damaged ({err}): the network plays the analysis's playouts, "
+                      f"several times slower; {DISTIL_COMMAND} --model {model_path} fits the policy again")
     return data, None
 
 
@@ -309,7 +328,14 @@ def for_model(model_path, model_id: str, rules: Rules) -> HandValues | None:
         return None
 
 
+@lru_cache(maxsize=8)
+def policy_for(model_path, model_id: str) -> PlayoutPolicy | None:
+    """The model's playout policy (analysis/policy.py), or None (none fitted, or a damaged one)."""
+    return read_policy(read_sidecar(model_path, model_id))
+
+
 def forget() -> None:
     """Read the sidecars again next time (after writing one)."""
     _sidecar.cache_clear()
     for_model.cache_clear()
+    policy_for.cache_clear()

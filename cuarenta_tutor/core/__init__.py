@@ -134,12 +134,14 @@ def _rules():
 
 
 def _warm_play() -> None:
-    """Compile the lanes' steps with the argument types the playouts use (empty batches: compiling is the point)."""
+    """Compile the lanes' steps and the playout policy's choice with the argument types the playouts use (empty
+    batches: compiling is the point)."""
     import numpy as np
 
     from .lanes import advance, deal_lanes
     from .layout import WIDTH
     from .play import set_deck
+    from .scorer import policy_lanes, size
 
     _, core_rules = _rules()
     rows = np.zeros((1, WIDTH), np.int32)
@@ -148,6 +150,9 @@ def _warm_play() -> None:
     advance(rows, none, np.zeros(0, np.int32), core_rules, 0, True, True, counts, counts, counts, flags, flags, flags)
     deal_lanes(rows, none, core_rules, 0, counts, counts)
     set_deck(rows[0], np.arange(40, dtype=np.int32))
+    params = np.zeros(size(1))
+    params.flags.writeable = False  # as the sidecar's policy holds them
+    policy_lanes(rows, none, core_rules, params, 1, np.zeros(0, np.int32))
 
 
 def _warm_encode() -> None:

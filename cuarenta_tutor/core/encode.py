@@ -125,26 +125,30 @@ def encode_base(row, rules, tail, seat, out):
 
 
 @njit
+def move_slots(t, out, i):
+    """The 10 move features of one legal action from its expert terms `t` into out[i:i + 10] (float32)."""
+    value = t[TERM_VALUE] / 4
+    clipped = min(5.0, max(-5.0, value))
+    out[i] = 1.0
+    out[i + 1] = t[TERM_POINTS] / 4
+    out[i + 2] = t[TERM_CARDS] / 10
+    out[i + 3] = t[TERM_CARTON] / 4
+    out[i + 4] = t[TERM_THREAT] / 4
+    out[i + 5] = _flag(t[TERM_KEEP] > 0)
+    out[i + 6] = t[TERM_WON]
+    out[i + 7] = t[TERM_LIMPIA]
+    out[i + 8] = t[TERM_TABLE_LEFT] / 10
+    out[i + 9] = clipped
+
+
+@njit
 def encode_moves(terms, actions, n_legal, out):
     """Slots 106-635 (agents.features.move_features, version 2) from the expert's terms of the `n_legal` legal
     `actions` into `out` (the observation, float32); the other actions' slots are zero."""
     out[BASE_SIZE:] = 0.0
     for k in range(n_legal):
         a = actions[k]
-        t = terms[a]
-        i = BASE_SIZE + a * MOVE_FEATURES
-        value = t[TERM_VALUE] / 4
-        clipped = min(5.0, max(-5.0, value))
-        out[i] = 1.0
-        out[i + 1] = t[TERM_POINTS] / 4
-        out[i + 2] = t[TERM_CARDS] / 10
-        out[i + 3] = t[TERM_CARTON] / 4
-        out[i + 4] = t[TERM_THREAT] / 4
-        out[i + 5] = _flag(t[TERM_KEEP] > 0)
-        out[i + 6] = t[TERM_WON]
-        out[i + 7] = t[TERM_LIMPIA]
-        out[i + 8] = t[TERM_TABLE_LEFT] / 10
-        out[i + 9] = clipped
+        move_slots(terms[a], out, BASE_SIZE + a * MOVE_FEATURES)
 
 
 @njit
