@@ -165,3 +165,13 @@ def test_distil_keeps_its_policy_in_the_sidecar_and_the_analysis_then_plays_it(m
     assert written["hand_values"] == data["hand_values"] and written["errors"] == data["errors"]  # the rest stays
     state, memory = agent_position(2, 5, random.Random(2).randrange(1000))
     assert analyse(state, OnnxPolicy(model_copy), fixed(4), memory=memory).playout == "policy"
+
+
+def test_bench_analysis_times_the_network_playing_beside_the_policy():
+    from cuarenta_tutor.analysis.validate import REFERENCE, validate
+
+    out = validate(2, 1, fixed(4), replace(REFERENCE, worlds=2, round_worlds=2))
+    assert (out["positions"], out["playout"], out["leaf"], out["hint_worlds_min"]) == (2, "policy", "table", 4)
+    assert 0 < out["network_hint_ms_p50"] <= out["network_hint_ms_p95"] and out["hint_ms_p50"] > 0
+    network = validate(2, 1, replace(fixed(4), playout="network"), replace(REFERENCE, worlds=2, round_worlds=2))
+    assert network["playout"] == "network" and "network_hint_ms_p50" not in network

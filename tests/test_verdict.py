@@ -110,6 +110,7 @@ def test_hints_tutor_annotation_review_drill_and_analyse_give_one_verdict(small,
     assert one == two  # the same numbers in one process and in two
     for ply, (_, _, analysis) in shown.items():
         assert one[ply]["worlds"] == analysis.worlds and not one[ply]["cut"]
+        assert (one[ply]["leaf"], one[ply]["playout"]) == (analysis.leaf, analysis.playout) == ("table", "policy")
         assert [rounded(m) for m in one[ply]["moves"]] == [rounded(m.to_json()) for m in analysis.moves]
 
 

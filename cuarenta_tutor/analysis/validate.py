@@ -14,7 +14,7 @@ import random
 import sys
 import time
 from contextlib import closing
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import numpy as np
@@ -150,16 +150,21 @@ def validate(positions: int = 40, seed: int = 1, settings: Settings | None = Non
              reference: Settings = REFERENCE, model=None, jobs: int = 1, progress=None,
              rules: Rules | None = None) -> dict:
     """The figures of `bench analysis` for `settings` (default: the interactive ones) against `reference`, on
-    positions of games under `rules` (default standard 1 v 1). The interactive analyses are timed first, alone; then
-    the reference runs in `jobs` processes."""
+    positions of games under `rules` (default standard 1 v 1). The interactive analyses are timed first, alone (where
+    the playout policy plays them, each beside the same analysis with the network playing: the ratio in one run);
+    then the reference runs in `jobs` processes."""
     settings = settings or Settings()
     agent = OnnxPolicy(model)
     found = sample_positions(positions, seed, model, rules)
-    quick, times = [], []
+    quick, times, network_times = [], [], []
     for state, memory in found:
         start = time.perf_counter()
         quick.append(analyse(state, agent, settings, memory=memory))
         times.append(1000 * (time.perf_counter() - start))
+        if quick[-1].playout == "policy":
+            start = time.perf_counter()
+            analyse(state, agent, replace(settings, playout="network"), memory=memory)
+            network_times.append(1000 * (time.perf_counter() - start))
     truths = references(found, reference, model, jobs, progress, keep=reference_file())
     errors, covered = [], []
     big_losses = flagged_big = flagged = false_alarms = 0
@@ -182,8 +187,11 @@ def validate(positions: int = 40, seed: int = 1, settings: Settings | None = Non
             "flagged": flagged, "false_alarm_rate": round(false_alarms / flagged, 3) if flagged else None,
             "hint_ms_p50": round(float(np.percentile(times, 50)), 1),
             "hint_ms_p95": round(float(np.percentile(times, 95)), 1),
+            **({"network_hint_ms_p50": round(float(np.percentile(network_times, 50)), 1),
+                "network_hint_ms_p95": round(float(np.percentile(network_times, 95)), 1)} if network_times else {}),
             "hint_worlds_min": min((r.worlds for r in quick if not r.known), default=None),
-            "leaf": quick[0].leaf if quick else None, "settings": settings.to_json(), "reference": reference.to_json()}
+            "leaf": quick[0].leaf if quick else None, "playout": quick[0].playout if quick else None,
+            "settings": settings.to_json(), "reference": reference.to_json()}
 
 
 def accuracy_of(player: str, games: int, seed: int, settings: Settings, model=None,

@@ -67,7 +67,8 @@ def run(args) -> int:
     for ply, result in found:
         if args.json:
             print(json.dumps({"ply": ply + 1, "seat": result.seat, "worlds": result.worlds, "known": result.known,
-                              "cut": result.cut, "leaf": result.leaf, "moves": [m.to_json() for m in result.moves]}))
+                              "cut": result.cut, "leaf": result.leaf, "playout": result.playout,
+                              "moves": [m.to_json() for m in result.moves]}))
             continue
         critic = ", valued by the model's critic" if result.leaf == "critic" else ""
         print(f"Move {ply + 1}, seat {result.seat} ({result.where}, win % for the mover's team{critic}):")
