@@ -23,8 +23,9 @@ from ..core.layout import DEALER, SCORES, WINNER, to_row
 from ..engine import Dealer, Rules
 from ..engine.rules import TARGET_SCORE
 from ..records import FileError, read_json
-from .playout import HandEnd, Lane, Playouts, RowLanes
+from .playout import Lane, Playouts
 from .policy import PlayoutPolicy, read_policy
+from .rows import HandEnd, RowLanes
 
 
 class HandValues:
