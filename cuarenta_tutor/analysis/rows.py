@@ -5,15 +5,12 @@ game over, or the hand ended where a leaf values it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from ..core.layout import DEALER, HAND_NO, SCORES, WINNER
 from ..engine import seeded_deck
-
-if TYPE_CHECKING:
-    from .playout import Playouts
 
 
 class HandEnd(NamedTuple):
@@ -82,8 +79,9 @@ class RowLanes:
             return self.rows[idx, HAND_NO] != self.hand0[idx]
         return np.zeros(len(idx), np.bool_)
 
-    def settle(self, team: int, playouts: Playouts, idx: np.ndarray | None = None) -> None:
-        """Value the lanes that need no network (Playouts._settle): over, or past the hand with a leaf."""
+    def settle(self, team: int, playouts, idx: np.ndarray | None = None) -> None:
+        """Value the lanes that need no network (Playouts._settle, `playouts` a Playouts): over, or past the hand with
+        a leaf."""
         idx = np.arange(len(self.rows)) if idx is None else idx
         winner = self.rows[idx, WINNER]  # the columns read, not whole rows: this runs every ply
         over = winner >= 0
