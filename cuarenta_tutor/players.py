@@ -55,8 +55,8 @@ class StrongPolicy:
 
     def __init__(self, model=None, seed: int = 0, worlds: int | None = None):
         self.net = make_policy("onnx" if model is None else f"onnx:{model}", seed)
-        self.search = SearchPolicy(worlds or STRONG_MIN_WORLDS, random.Random(seed), infer=True,
-                                   carton=STRONG_CARTON)
+        self.search = compiled(SearchPolicy(worlds or STRONG_MIN_WORLDS, random.Random(seed), infer=True,
+                                            carton=STRONG_CARTON))
         self.worlds = worlds
         self.name = "strong" if worlds is None else f"strong:{worlds}"
         self.model_id = self.net.model_id
@@ -127,7 +127,7 @@ class PlayerSpec:
             return StrongPolicy(self.model, seed, worlds=self.worlds)
         if self.simulations is not None:
             return _openspiel(self.simulations, seed)
-        return self.agent.build(seed)
+        return compiled(self.agent.build(seed))
 
 
 def parse(spec: str | PlayerSpec, model=None) -> PlayerSpec:
@@ -161,6 +161,15 @@ def parse(spec: str | PlayerSpec, model=None) -> PlayerSpec:
         if not str(err).startswith("unknown policy"):
             raise
         raise ValueError(f"unknown policy {spec!r}; choose one of: {', '.join(POLICY_NAMES)}") from None
+
+
+def compiled(policy):
+    """`policy`, its search's playouts on the compiled core where that serves (core/search.py: the same outcomes)."""
+    if isinstance(policy, SearchPolicy):
+        from .core.search import ends_of
+
+        policy.ends = ends_of
+    return policy
 
 
 def make(spec, seed: int = 0, model=None):

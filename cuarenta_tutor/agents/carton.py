@@ -36,12 +36,16 @@ class ExpectedCarton:
     def value(self, state: State, team: int) -> float:
         """`team`'s expected cartón points minus the other team's at the hand's end, plus `win_outcome` times
         the chance the cartón wins the game for it (minus for the other), from `state`'s piles and scores."""
-        rules = state.rules
-        a, b = len(state.piles[0]), len(state.piles[1])
-        key = (a, b, state.scores, state.dealer & 1, rules)
+        return self.value_at((len(state.piles[0]), len(state.piles[1])), tuple(state.scores), state.dealer,
+                             state.rules, team)
+
+    def value_at(self, piles: tuple, scores: tuple, dealer: int, rules, team: int) -> float:
+        """`value` of a state given by its pile sizes, scores, dealer and rules."""
+        a, b = piles
+        key = (a, b, scores, dealer & 1, rules)
         found = self._cache.get(key)
         if found is None:
-            found = self._cache[key] = self._team0(a, b, state.scores, state.dealer & 1, rules)
+            found = self._cache[key] = self._team0(a, b, scores, dealer & 1, rules)
         return found if team == 0 else -found
 
     def _team0(self, a: int, b: int, scores, dealer_team: int, rules) -> float:

@@ -46,12 +46,18 @@ def known_means(state: State) -> dict[int, float]:
 
 def deal_outcome(state: State, world: State, team: int) -> float:
     """`team`'s outcome of the plays from `world` to `state`, the end of the deal (the module's docstring)."""
-    diff = state.scores[team] - state.scores[1 - team] - (world.scores[team] - world.scores[1 - team])
-    if state.is_over:
-        return diff + (WIN_OUTCOME if state.winner == team else -WIN_OUTCOME)
-    if state.hand_no != world.hand_no:
+    return end_outcome(state.scores, state.winner, state.hand_no, tuple(map(len, state.piles)), world, team)
+
+
+def end_outcome(scores, winner: int, hand_no: int, piles: tuple, world: State, team: int) -> float:
+    """deal_outcome of an end given by its `scores`, `winner` (-1: none yet), `hand_no` and pile sizes (the compiled
+    search's playouts end as numbers, core/search.py)."""
+    diff = scores[team] - scores[1 - team] - (world.scores[team] - world.scores[1 - team])
+    if winner >= 0:
+        return diff + (WIN_OUTCOME if winner == team else -WIN_OUTCOME)
+    if hand_no != world.hand_no:
         return diff
-    cards = len(state.piles[team]) - len(state.piles[1 - team])
+    cards = piles[team] - piles[1 - team]
     return diff + CARD_WEIGHT * (cards - (len(world.piles[team]) - len(world.piles[1 - team])))
 
 

@@ -28,7 +28,7 @@ from .base import BasePolicy
 from .belief import Plays, weighted_worlds
 from .carton import ExpectedCarton
 from .expert import ExpertPolicy, move_values
-from .known import WIN_OUTCOME, deal_outcome
+from .known import WIN_OUTCOME, deal_outcome, end_outcome
 
 MAX_WORLDS = 10_000
 """The most sampled worlds a move is judged in (a search, an analysis, a level): at tens of milliseconds a world,
@@ -56,6 +56,9 @@ class SearchPolicy(BasePolicy):
         self._rollout = ExpertPolicy()
         self.infer = infer
         self.plays = Plays()
+        self.ends = None
+        """`ends(worlds, actions)`: every action's playout in every world to the deal's end, compiled (core/search.py
+        ends_of, set by the layer above where it serves), or None, when the playouts are Python's."""
 
     def reset(self, seat: int, seed: int | None = None) -> None:
         super().reset(seat, seed)
@@ -92,6 +95,13 @@ class SearchPolicy(BasePolicy):
         if knows_every_card(state):
             # every world is the true one: play it once, weighed as all (all drawn: the seed's sequence stays)
             worlds = [(worlds[0][0], sum(copies for _, copies in worlds))]
+        compiled = self.ends is not None and self.horizon == "deal" and not self.solve
+        ends = self.ends([w.state for w, _ in worlds], legal) if compiled else None
+        if ends is not None:  # the same outcomes from the compiled playouts' ends
+            for w, (world, copies) in enumerate(worlds):
+                for m, a in enumerate(legal):
+                    totals[a] += copies * self.end_value(ends[w, m], world.state, team)
+            return totals
         for world, copies in worlds:
             dealer = Dealer.for_world(world.state, world.stock_order) if self.horizon == "hand" else None
             for a in legal:
@@ -133,6 +143,15 @@ class SearchPolicy(BasePolicy):
             if alpha >= beta:
                 break
         return best
+
+    def end_value(self, end, world: State, team: int) -> float:
+        """`outcome` of a compiled playout's end (core/search.py END_* fields)."""
+        scores, piles = (int(end[0]), int(end[1])), (int(end[2]), int(end[3]))
+        winner, hand_no, dealer = int(end[4]), int(end[5]), int(end[6])
+        if self.carton is None or winner >= 0 or hand_no != world.hand_no:
+            return end_outcome(scores, winner, hand_no, piles, world, team)
+        diff = scores[team] - scores[1 - team] - (world.scores[team] - world.scores[1 - team])
+        return diff + self.carton.value_at(piles, scores, dealer, world.rules, team) - self.carton.value(world, team)
 
     def outcome(self, state: State, world: State, team: int) -> float:
         """`team`'s outcome of the plays from `world` to `state`, the horizon (see the module's docstring)."""

@@ -134,14 +134,15 @@ def _rules():
 
 
 def _warm_play() -> None:
-    """Compile the lanes' steps and the playout policy's choice with the argument types the playouts use (empty
-    batches: compiling is the point)."""
+    """Compile the lanes' steps, the playout policy's choice and the search's playouts with the argument types their
+    callers use (empty batches: compiling is the point)."""
     import numpy as np
 
     from .lanes import advance, deal_lanes
     from .layout import WIDTH
     from .play import set_deck
     from .scorer import policy_lanes, size
+    from .search import END_FIELDS, deal_ends
 
     _, core_rules = _rules()
     rows = np.zeros((1, WIDTH), np.int32)
@@ -153,6 +154,7 @@ def _warm_play() -> None:
     params = np.zeros(size(1))
     params.flags.writeable = False  # as the sidecar's policy holds them
     policy_lanes(rows, none, core_rules, params, 1, np.zeros(0, np.int32))
+    deal_ends(rows[:0], np.zeros(0, np.int32), core_rules, np.zeros((0, 0, END_FIELDS), np.int32))
 
 
 def _warm_encode() -> None:
