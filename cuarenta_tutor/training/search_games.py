@@ -78,7 +78,7 @@ def play_game(model, rules_name: str, players: int, seed: int, settings: SearchS
     from ..agents.onnx_policy import OnnxPolicy
     from ..agents.search import SearchPolicy
     from ..analysis.analyse import Settings, analyse
-    from ..players import StrongPolicy
+    from ..players import StrongPolicy, compiled
 
     rng = random.Random(seed)
     agents = [OnnxPolicy(model) for _ in range(players)]
@@ -91,7 +91,7 @@ def play_game(model, rules_name: str, players: int, seed: int, settings: SearchS
         table.start(seeds=[rng.randrange(1 << 30) for _ in range(players)])
     obs, mover, legal, target, labelled = [], [], [], [], []
     worlds = Settings(worlds=settings.worlds, round_worlds=settings.worlds, min_worlds=settings.worlds, budget_s=0.0)
-    search = SearchPolicy(settings.worlds, rng=random.Random(rng.randrange(1 << 62)))
+    search = compiled(SearchPolicy(settings.worlds, rng=random.Random(rng.randrange(1 << 62))))
 
     def values(state, agent, probs) -> dict[int, float]:
         if settings.teacher == "search":
