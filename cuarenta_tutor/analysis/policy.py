@@ -3,7 +3,7 @@ legal move's 10 features (core/scorer.py), kept in the model's sidecar as "playo
 
 Where the analysis values each hand's end by the table, its playouts only need the move each seat plays until
 then. The network made that choice from its memory and every seat's observation, one batched LSTM step a ply for
-every seat of every lane: most of a hint's time. The scorer makes the same choice in about 19 of 20 playout
+every seat of every lane: most of a hint's time. The scorer makes the same choice in about 92 of 100 playout
 positions (its sidecar says how many, held out) from the move features alone, with no network call, so a lane is
 played to the hand's end in the compiled core. The deep reference still plays the network to the game's end, so
 the analysis's measured error (calibrate.py) includes what the scorer changes. training/distil.py fits it.
