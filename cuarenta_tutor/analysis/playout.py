@@ -7,6 +7,9 @@ or the state after the next deal ("deal"), valued there by the critic from the a
 the end of the hand ("hand"), valued by the hand-value table (values.py) where the model has one for the
 rules, else by the critic after the next hand's first deal. Deals come from each world's own stock order,
 so every move of a world meets the same cards.
+
+Where a table values the hand's end and the model has a playout policy (policy.py), that policy chooses every
+seat's move instead of the network: no memory and no network step, the compiled lanes shared over two threads.
 """
 
 from __future__ import annotations
