@@ -28,7 +28,7 @@ from .base import BasePolicy
 from .belief import Plays, weighted_worlds
 from .carton import ExpectedCarton
 from .expert import ExpertPolicy, move_values
-from .known import WIN_OUTCOME, deal_outcome, end_outcome
+from .known import WIN_OUTCOME, end_outcome
 
 MAX_WORLDS = 10_000
 """The most sampled worlds a move is judged in (a search, an analysis, a level): at tens of milliseconds a world,
@@ -146,17 +146,19 @@ class SearchPolicy(BasePolicy):
 
     def end_value(self, end, world: State, team: int) -> float:
         """`outcome` of a compiled playout's end (core/search.py END_* fields)."""
-        scores, piles = (int(end[0]), int(end[1])), (int(end[2]), int(end[3]))
-        winner, hand_no, dealer = int(end[4]), int(end[5]), int(end[6])
+        return self.outcome_at((int(end[0]), int(end[1])), int(end[4]), int(end[5]), (int(end[2]), int(end[3])),
+                               int(end[6]), world, team)
+
+    def outcome(self, state: State, world: State, team: int) -> float:
+        """`team`'s outcome of the plays from `world` to `state`, the horizon (see the module's docstring)."""
+        return self.outcome_at(tuple(state.scores), state.winner, state.hand_no, tuple(map(len, state.piles)),
+                               state.dealer, world, team)
+
+    def outcome_at(self, scores: tuple, winner: int, hand_no: int, piles: tuple, dealer: int, world: State,
+                   team: int) -> float:
+        """`outcome` of an end given by its scores, winner (-1: none), hand, pile sizes and dealer."""
         if self.carton is None or winner >= 0 or hand_no != world.hand_no:
             return end_outcome(scores, winner, hand_no, piles, world, team)
         diff = scores[team] - scores[1 - team] - (world.scores[team] - world.scores[1 - team])
         return diff + self.carton.value_at(piles, scores, dealer, world.rules, team) - self.carton.value(world, team)
-
-    def outcome(self, state: State, world: State, team: int) -> float:
-        """`team`'s outcome of the plays from `world` to `state`, the horizon (see the module's docstring)."""
-        if self.carton is None or state.is_over or state.hand_no != world.hand_no:
-            return deal_outcome(state, world, team)
-        diff = state.scores[team] - state.scores[1 - team] - (world.scores[team] - world.scores[1 - team])
-        return diff + self.carton.value(state, team) - self.carton.value(world, team)
 
