@@ -1,6 +1,6 @@
 """Provides the playout policy's choice, compiled: a small scorer distilled from the network's choices in the
-analysis's playouts (analysis/policy.py trains it and keeps it in the model's sidecar), run over lanes with no
-network call.
+analysis's playouts (training/distil.py fits it, analysis/policy.py reads it from the model's sidecar), run over
+lanes with no network call.
 
 A move's score is a one-layer network on its 10 move features (encoding version 2, core/encode.py move_slots),
 plus a linear term on them and the action's own bias; the lane plays its highest-scoring legal move. `pick` is
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .encode import move_slots
+from .encode import MOVE_FEATURES, move_slots
 from .expert import N_ACTIONS, N_TERMS, legal_terms
 from .jit import njit
 from .moves import legal
 
-N_FEATURES = 10
+N_FEATURES = MOVE_FEATURES
 
 
 def size(hidden: int) -> int:
