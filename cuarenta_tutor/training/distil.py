@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -132,7 +131,6 @@ def main(argv=None) -> int:
         return 1
     from ..progressbar import progress_bar
 
-    random.seed(args.seed)
     with progress_bar("positions analysed") as advance:
         rows = collect(path, args.positions, args.seed, args.keep, advance, args.worlds)
     policy = fit(rows, seed=args.seed)
