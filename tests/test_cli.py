@@ -207,6 +207,32 @@ def test_ctrl_c_stops_a_command_with_a_line_not_a_traceback(cache, tmp_path):
     assert proc.returncode == 130 and "Traceback" not in err and err.strip() == "cuarenta-tutor bench: stopped"
 
 
+def test_a_ctrl_c_a_finaliser_swallows_still_stops_the_command(monkeypatch):
+    """Python swallows an exception raised inside a finaliser (`__del__`): a Ctrl-C that lands in one (llvmlite's
+    run many while numba compiles) would leave the command running on, silent, to its end. It is raised again."""
+    import signal
+
+    from cuarenta_tutor.cli.main import _noting_interrupts
+
+    class Finalised:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(100_000):  # the stop lands in here
+                pass
+
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal, even under `pytest &`
+    noted, ran = [], 0
+    try:
+        with pytest.raises(KeyboardInterrupt), _noting_interrupts(noted):
+            Finalised()
+            for ran in range(100_000_000):  # noqa: B007 - the command's work: seconds, were the stop lost
+                pass
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert noted and ran < 99_999_999
+
+
 def test_play_refuses_a_dealer_or_level_that_does_not_fit_the_players():
     out = cli("play", "--dealer", "2")
     assert out.returncode == 2 and "--dealer 2 is not a seat of a 2-player game" in out.stderr

@@ -102,33 +102,46 @@ _STOPPED = []  # main stopped on Ctrl-C: `run` leaves at once, as half-built com
 class _noting_interrupts:
     """Within: Ctrl-C raises KeyboardInterrupt as usual and is noted in `into`, so an error a library makes of it
     is known as a stop; from then on what finalisers of half-built objects raise is not printed (llvmlite's, when
-    the stop lands inside a compile): the process is stopping. Only where Python's own handler is in place (the
-    main thread, SIGINT not ignored)."""
+    the stop lands inside a compile): the process is stopping. A stop that lands inside a finaliser (which Python
+    swallows: the command would run on as if never stopped) is raised again, in the code that runs next. Only
+    where Python's own handler is in place (the main thread, SIGINT not ignored)."""
 
     def __init__(self, into: list):
-        self.into, self.before = into, None
+        self.into, self.before, self.inside = into, None, False
 
     def __enter__(self):
         try:
             if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
                 self.before = signal.signal(signal.SIGINT, self._stop)
+                self.inside = True
         except ValueError:  # not the main thread
             pass
         return self
 
     def _stop(self, signum, frame):
         self.into.append(signum)
-        sys.unraisablehook = _quiet
+        sys.unraisablehook = self._swallowed
         raise KeyboardInterrupt
 
+    def _swallowed(self, unraisable) -> None:
+        """Prints nothing; a stop a finaliser swallowed is sent again, while still inside: from a thread a moment
+        later, so that it lands after the finaliser (sent from here, it would land in this hook, and be lost)."""
+        if self.inside and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            import threading
+
+            threading.Timer(0.01, self._again).start()
+
+    def _again(self) -> None:
+        if self.inside:
+            import _thread
+
+            _thread.interrupt_main()
+
     def __exit__(self, *exc):
+        self.inside = False
         if self.before is not None:
             signal.signal(signal.SIGINT, self.before)
         return False
-
-
-def _quiet(unraisable) -> None:
-    """An unraisable-exception hook that prints nothing."""
 
 
 def run() -> None:
