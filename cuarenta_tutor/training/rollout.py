@@ -22,9 +22,9 @@ import torch
 import torch.multiprocessing as mp
 
 from ..agents import make_policy
-from ..agents.features import encode_into
+from ..core.observations import encode_games
 from ..encoding import N_ACTIONS, SIZES
-from ..engine import Dealer, legal_actions, preset
+from ..engine import Dealer, preset
 from ..table import Table
 from .config import seats_per_game, variants
 from .model import build_net
@@ -160,17 +160,12 @@ class Rollout:
         return self.wins, self.games_done
 
     def _observe(self, t: int) -> None:
-        obs, masks, learner, per = self.np["obs"][t], self.np["masks"][t], self.np["learner"][t], self.per
-        masks[:] = True  # seats not on turn: every action "legal", never used for a loss
+        learner, per = self.np["learner"][t], self.per
+        self.np["masks"][t] = True  # seats not on turn: every action "legal", never used for a loss
         learner[:] = 0.0  # idle streams (a 1 v 1 game's seats 2 and 3) are nobody's
-        for g, state in enumerate(self.games.states):
-            control = self.games.control[g]
-            for seat, who in enumerate(control):
-                encode_into(obs[per * g + seat], state, seat, self.cfg.encoding)
-                learner[per * g + seat] = who == LEARNER
-            row = masks[per * g + state.turn]
-            row[:] = False
-            row[list(legal_actions(state))] = True
+        for g, control in enumerate(self.games.control):
+            learner[per * g:per * g + len(control)] = [who == LEARNER for who in control]
+        encode_games(self.games.states, per, self.cfg.encoding, self.np["obs"][t], self.np["masks"][t])
 
     def _play(self, t, g, table, sampled, past_sampled, bc_weight) -> None:
         games, v = self.games, self.np
@@ -204,9 +199,7 @@ class Rollout:
         """The value of the positions the next rollout starts from (0 for a game not yet begun)."""
         n = self.h.shape[1]
         obs = np.zeros((n, self.net.obs_size), np.float32)
-        for g, state in enumerate(self.games.states):
-            for seat in range(state.rules.players):
-                encode_into(obs[self.per * g + seat], state, seat, self.cfg.encoding)
+        encode_games(self.games.states, self.per, self.cfg.encoding, obs)
         with torch.no_grad():
             _, value, _, _ = self.net.step(torch.from_numpy(obs), torch.ones(n, N_ACTIONS, dtype=torch.bool),
                                            self.h, self.c)

@@ -1,0 +1,94 @@
+"""Provides the training rollouts' observations on the compiled core: every seat of many games at once, each as
+agents.features.encode_into gives it at an encoding version (the reference), and the legal masks. Version 3's and
+4's outcomes played to the deal's end (agents/known.py) are the search's compiled playouts (search.py deal_ends),
+read by the same end_outcome, so the vectors are equal bit for bit.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import numpy as np
+
+from ..agents.features import encode_into
+from ..agents.known import SAMPLED_WORLDS, end_outcome, knowledge_key, plays_out
+from ..engine import Rules, determinize, legal_actions
+from .encode import BASE_SIZE, MOVE_FEATURES, encode_lanes, rules_tail
+from .expert import N_ACTIONS
+from .layout import rules_array, to_row
+from .search import END_FIELDS, END_HAND, END_PILE0, END_PILE1, END_SCORE0, END_SCORE1, END_WINNER, deal_ends
+
+
+@functools.cache
+def _rules(rules: Rules) -> np.ndarray:
+    return rules_array(rules)
+
+
+def encode_games(states: list, per: int, version: int, obs: np.ndarray, masks: np.ndarray | None = None) -> None:
+    """Seat s of states[g] seen from s into obs[per * g + s] (float32, the version's size), and where `masks` is given
+    masks[per * g + s] all True but the seat on turn's, True at its legal actions only; the rows of the streams no
+    seat fills (a 1 v 1 game's seats 2 and 3 when `per` is 4) are left as they are. On the compiled core where it
+    serves (core.fast()), else on the Python engine: the same numbers."""
+    from . import fast
+
+    if not fast():
+        _encode_python(states, per, version, obs, masks)
+        return
+    groups: dict = {}
+    for g, state in enumerate(states):
+        groups.setdefault(state.rules, []).append(g)
+    for rules, games in groups.items():
+        n = rules.players
+        rows = np.stack([to_row(states[g]) for g in games])
+        some_obs = np.empty((len(games) * n, obs.shape[1]), dtype=np.float32)
+        some_masks = np.empty((len(games) * n, N_ACTIONS), dtype=np.bool_)
+        encode_lanes(rows, np.arange(len(games), dtype=np.int64), _rules(rules), rules_tail(rules), some_obs,
+                     some_masks)
+        if obs.shape[1] > BASE_SIZE:
+            for k, g in enumerate(games):
+                _played_out(states[g], version, some_obs[k * n + states[g].turn])
+        streams = (per * np.asarray(games)[:, None] + np.arange(n)[None, :]).ravel()
+        obs[streams] = some_obs
+        if masks is not None:
+            masks[streams] = some_masks
+
+
+def _encode_python(states: list, per: int, version: int, obs: np.ndarray, masks: np.ndarray | None) -> None:
+    """encode_games on the Python engine (agents.features.encode_into: the reference)."""
+    for g, state in enumerate(states):
+        for seat in range(state.rules.players):
+            encode_into(obs[per * g + seat], state, seat, version)
+            if masks is not None:
+                masks[per * g + seat] = True
+        if masks is not None:
+            row = masks[per * g + state.turn]
+            row[:] = False
+            row[list(legal_actions(state))] = True
+
+
+def _played_out(state, version: int, out: np.ndarray) -> None:
+    """The value slot of each legal move in `out` (the seat on turn's observation) from its outcome played to the
+    deal's end, where encoding `version` reads one (agents/known.py plays_out); else left as encoded."""
+    how = plays_out(state, version)
+    if how is None:
+        return
+    seat, team = state.turn, state.turn & 1
+    if how == "known":
+        worlds = [state]
+    else:
+        rng = random.Random(knowledge_key(state, seat))
+        worlds = [determinize(state, seat, rng).state for _ in range(SAMPLED_WORLDS)]
+    actions = legal_actions(state)
+    rows = np.stack([to_row(w) for w in worlds])
+    ends = np.empty((len(worlds), len(actions), END_FIELDS), dtype=np.int32)
+    deal_ends(rows, np.asarray(actions, dtype=np.int32), _rules(state.rules), ends)
+    for m, a in enumerate(actions):
+        total = 0.0
+        for w, world in enumerate(worlds):
+            end = ends[w, m]
+            piles = (int(end[END_PILE0]), int(end[END_PILE1]))
+            total += end_outcome((int(end[END_SCORE0]), int(end[END_SCORE1])), int(end[END_WINNER]),
+                                 int(end[END_HAND]), piles, world, team)
+        value = total if how == "known" else total / len(worlds)
+        out[BASE_SIZE + a * MOVE_FEATURES + MOVE_FEATURES - 1] = min(5.0, max(-5.0, value / 4))

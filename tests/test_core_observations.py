@@ -1,0 +1,78 @@
+"""The training rollouts' observations on the compiled core (core/observations.py) against the Python encoder
+(agents.features.encode_into): equal bit for bit at every encoding version, for every preset, 1 v 1 and 2 v 2,
+the outcomes played to the deal's end (versions 3 and 4) included; and a rollout fills the same buffers on either
+core."""
+
+import random
+
+import numpy as np
+import pytest
+
+from cuarenta_tutor import core
+from cuarenta_tutor.agents.known import plays_out
+from cuarenta_tutor.core.observations import encode_games
+from cuarenta_tutor.encoding import N_ACTIONS, SIZES
+from cuarenta_tutor.engine import PRESETS, Dealer, legal_actions, preset
+from cuarenta_tutor.table import Table
+
+PER = 4  # streams a game, as a rollout with 2 v 2 games in its mix
+
+
+def states_of(seed: int, count: int) -> list:
+    """Positions of random games of every preset and player count, late deals (stock empty) among them."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        rules = preset(rng.choice(sorted(PRESETS)), players=rng.choice([2, 4]))
+        table = Table(rules, [None] * rules.players, Dealer(rng.randrange(1 << 60)))
+        table.start()
+        for _ in range(rng.randrange(60)):
+            if table.state.is_over:
+                break
+            table.play(rng.choice(legal_actions(table.state)))
+        if not table.state.is_over:
+            found.append(table.state)
+    return found
+
+
+def observed(states, version: int, monkeypatch, which: str):
+    monkeypatch.setenv("CUARENTA_TUTOR_CORE", which)
+    obs = np.full((PER * len(states), SIZES[version]), 7.0, np.float32)  # idle streams keep what they held
+    masks = np.zeros((PER * len(states), N_ACTIONS), bool)
+    encode_games(states, PER, version, obs, masks)
+    return obs, masks
+
+
+@pytest.mark.parametrize("version", [1, 2, 3, 4])
+def test_the_compiled_observations_are_the_python_encoders_bit_for_bit(version, monkeypatch):
+    assert core.fast()
+    states = states_of(version, 150)
+    if version >= 3:  # the played-out outcomes are among them
+        assert {"known", "sampled"} <= {plays_out(s, 4) for s in states}
+    fast_obs, fast_masks = observed(states, version, monkeypatch, "fast")
+    python_obs, python_masks = observed(states, version, monkeypatch, "python")
+    assert (fast_obs.view(np.int32) == python_obs.view(np.int32)).all()
+    assert (fast_masks == python_masks).all()
+    on_turn = [PER * g + s.turn for g, s in enumerate(states)]
+    assert (python_masks[on_turn].sum(axis=1) == [len(legal_actions(s)) for s in states]).all()
+
+
+def test_a_rollout_fills_the_same_buffers_on_either_core(monkeypatch):
+    torch = pytest.importorskip("torch", reason="needs the train extra")
+    from cuarenta_tutor.training.a2c import Config
+    from cuarenta_tutor.training.rollout import Rollout, buffer_shapes
+
+    cfg = Config.from_dict({"num_envs": 3, "rollout_len": 48, "encoding": 3, "workers": 1, "threads": 1,
+                            "mix": {"standard": 0.6, "pagat/4": 0.4}, "pool": {"self": 0.5, "expert": 0.5}})
+    filled = []
+    for which in ("fast", "python"):
+        monkeypatch.setenv("CUARENTA_TUTOR_CORE", which)
+        torch.manual_seed(0)
+        buffers = {name: torch.zeros(shape, dtype=dtype) for name, (shape, dtype) in buffer_shapes(cfg).items()}
+        rollout = Rollout(cfg, buffers, 0, cfg.num_envs, 0, 0)
+        rollout.run(0.0)
+        filled.append(buffers)
+    fast, python = filled
+    for name in fast:
+        assert torch.equal(fast[name], python[name]), name
+    assert fast["acting"].sum() > 40  # 48 plays: a 1 v 1 game's last deal (stock empty, version 3's outcomes) too
