@@ -195,8 +195,9 @@ def bench_agent(model, count: int, seed: int, players: int = 2, seconds: float =
     from .agents.known import plays_out
     from .agents.onnx_policy import OnnxPolicy
     from .encoding import N_ACTIONS
+    from .players import compiled
 
-    policy = OnnxPolicy(model)
+    policy = compiled(OnnxPolicy(model))  # as the app's
     positions = sample_positions(count, seed, players)
     times, known = [], []
     for state in positions:

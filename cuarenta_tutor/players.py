@@ -54,7 +54,7 @@ class StrongPolicy:
     probabilities and win %."""
 
     def __init__(self, model=None, seed: int = 0, worlds: int | None = None):
-        self.net = make_policy("onnx" if model is None else f"onnx:{model}", seed)
+        self.net = compiled(make_policy("onnx" if model is None else f"onnx:{model}", seed))
         self.search = compiled(SearchPolicy(worlds or STRONG_MIN_WORLDS, random.Random(seed), infer=True,
                                             carton=STRONG_CARTON))
         self.worlds = worlds
@@ -122,7 +122,7 @@ class PlayerSpec:
 
     def make(self, seed: int = 0):
         if self.level in ("beginner", "club"):
-            return _named(self.agent.build(seed), self.level)
+            return _named(compiled(self.agent.build(seed)), self.level)
         if self.level == "strong":
             return StrongPolicy(self.model, seed, worlds=self.worlds)
         if self.simulations is not None:
@@ -164,11 +164,16 @@ def parse(spec: str | PlayerSpec, model=None) -> PlayerSpec:
 
 
 def compiled(policy):
-    """`policy`, its search's playouts on the compiled core where that serves (core/search.py: the same outcomes)."""
+    """`policy` with its hot paths on the compiled core where that serves, the same numbers: a search's playouts and
+    belief (core/search.py), the network's observations (core/observations.py)."""
     if isinstance(policy, SearchPolicy):
-        from .core.search import ends_of
+        from .core.search import ends_of, values_of
 
-        policy.ends = ends_of
+        policy.ends, policy.values = ends_of, values_of
+    elif hasattr(policy, "encoder"):  # the network (agents/onnx_policy.py OnnxPolicy; not imported here: onnxruntime)
+        from .core.observations import compiled_agent
+
+        compiled_agent(policy)
     return policy
 
 

@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 from cuarenta_tutor import core
+from cuarenta_tutor.agents.features import encode_into
 from cuarenta_tutor.agents.known import plays_out
-from cuarenta_tutor.core.observations import encode_games
+from cuarenta_tutor.core.observations import encode_games, encode_one
 from cuarenta_tutor.encoding import N_ACTIONS, SIZES
-from cuarenta_tutor.engine import PRESETS, Dealer, legal_actions, preset
+from cuarenta_tutor.engine import PRESETS, Dealer, apply, legal_actions, preset
 from cuarenta_tutor.table import Table
 
 PER = 4  # streams a game, as a rollout with 2 v 2 games in its mix
@@ -76,3 +77,49 @@ def test_a_rollout_fills_the_same_buffers_on_either_core(monkeypatch):
     for name in fast:
         assert torch.equal(fast[name], python[name]), name
     assert fast["acting"].sum() > 40  # 48 plays: a 1 v 1 game's last deal (stock empty, version 3's outcomes) too
+
+
+def test_one_seats_observation_compiled_is_the_python_encoders_for_every_seat_and_version():
+    """The network's own observations (core/observations.py encode_one): every seat, every version, positions after a
+    play (a deal due, a game over) among them."""
+    assert core.fast()
+    states = states_of(5, 120)
+    states += [table_after(s) for s in states if not s.is_over] + [finished(2), finished(4)]
+    assert any(s.needs_deal for s in states)
+    for state in states:
+        for version in (1, 2, 3, 4):
+            for seat in range(state.rules.players):
+                python = encode_into(np.zeros(SIZES[version], np.float32), state, seat, version)
+                compiled = encode_one(np.full(SIZES[version], 7.0, np.float32), state, seat, version)
+                assert (python.view(np.int32) == compiled.view(np.int32)).all(), (version, seat)
+
+
+def finished(players: int):
+    """The last state of a random game."""
+    rng = random.Random(players)
+    table = Table(preset("standard", players=players), [None] * players, Dealer(players))
+    table.start()
+    while not table.state.is_over:
+        table.play(rng.choice(legal_actions(table.state)))
+    return table.state
+
+
+def table_after(state):
+    """The state after the play that ends the most (a game won, a deal due), else after the first legal play."""
+    afters = [apply(state, a)[0] for a in legal_actions(state)]
+    return max(afters, key=lambda s: (s.is_over, s.needs_deal))
+
+
+def test_the_networks_levels_observe_on_the_compiled_core_with_the_same_decisions(monkeypatch):
+    from cuarenta_tutor import players
+
+    state = next(s for s in states_of(9, 40) if plays_out(s, 4) and s.rules.players == 4)
+    decisions = []
+    for which in ("fast", "python"):
+        monkeypatch.setenv("CUARENTA_TUTOR_CORE", which)
+        club = players.make("club")
+        assert club.encoder is encode_one
+        club.reset(state.turn)
+        decisions.append(club.decide(state))
+    fast, python = decisions
+    assert fast.probs == python.probs and fast.value == python.value and fast.action_values == python.action_values

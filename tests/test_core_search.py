@@ -58,3 +58,15 @@ def test_the_search_bot_and_the_strong_level_use_them_and_the_python_ones_where_
     python = searched(state, seen, False)
     monkeypatch.setenv("CUARENTA_TUTOR_CORE", "python")  # ends_of gives None: the Python playouts, the same means
     assert searched(state, seen, True) == python
+
+
+def test_the_beliefs_move_values_compiled_are_the_experts_in_the_same_order():
+    """The belief judges the other seats' plays by the expert's move values (agents/belief.py likelihood): compiled
+    (core/search.py values_of), the same numbers in the same order, under every preset and player count."""
+    from cuarenta_tutor.agents.expert import move_values
+    from cuarenta_tutor.core.search import values_of
+
+    assert core.fast()
+    for name, players_ in CONFIGS:
+        for state, _ in positions(name, players_, 6):
+            assert list(values_of(state).items()) == list(move_values(state).items())

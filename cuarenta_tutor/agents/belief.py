@@ -54,10 +54,11 @@ class Plays:
         return [p for p in self.plays if (p[0].hand_no, p[0].deal_no) == (state.hand_no, state.deal_no)]
 
 
-def likelihood(world: State, now: State, plays, seat: int, cache: dict | None = None) -> float:
+def likelihood(world: State, now: State, plays, seat: int, cache: dict | None = None, values=move_values) -> float:
     """Chance of `plays` (Plays.of_deal) under the opponent model when the hidden cards are `world`'s: before
     each play, a hidden seat held its hand in `world` plus the cards it has played since (public), and the
-    stock was the world's (no deal comes inside a deal). Nothing hidden of the positions before is read."""
+    stock was the world's (no deal comes inside a deal). Nothing hidden of the positions before is read. `values`:
+    move_values, or what gives the same numbers (core/search.py values_of, compiled)."""
     p = 1.0
     for i, (before, s, action) in enumerate(plays):
         hands = tuple(
@@ -67,24 +68,26 @@ def likelihood(world: State, now: State, plays, seat: int, cache: dict | None = 
         if cache is not None and key in cache:
             q = cache[key]
         else:
-            values = move_values(before._replace(hands=hands, rondas=world.rondas, stock=world.stock))
-            top = max(values.values())
-            weights = {a: math.exp((v - top) / TEMPERATURE) for a, v in values.items()}
-            q = (1 - NOISE) * weights.get(action, 0.0) / sum(weights.values()) + NOISE / len(values)
+            judged = values(before._replace(hands=hands, rondas=world.rondas, stock=world.stock))
+            top = max(judged.values())
+            weights = {a: math.exp((v - top) / TEMPERATURE) for a, v in judged.items()}
+            q = (1 - NOISE) * weights.get(action, 0.0) / sum(weights.values()) + NOISE / len(judged)
             if cache is not None:
                 cache[key] = q
         p *= q
     return p
 
 
-def weighted_worlds(state: State, seat: int, plays, n: int, rng: random.Random) -> list[tuple[World, int]]:
+def weighted_worlds(state: State, seat: int, plays, n: int, rng: random.Random,
+                    values=move_values) -> list[tuple[World, int]]:
     """`n` worlds for `seat`, as (world, copies): `CANDIDATES`·n candidates drawn by determinize, kept by
-    systematic resampling in proportion to their likelihood. With no informative play yet: n plain draws."""
+    systematic resampling in proportion to their likelihood (`values`: as likelihood's). With no informative play
+    yet: n plain draws."""
     if not plays:
         return [(determinize(state, seat, rng), 1) for _ in range(n)]
     cache: dict = {}
     candidates = [determinize(state, seat, rng) for _ in range(CANDIDATES * n)]
-    weights = [likelihood(w.state, state, plays, seat, cache) for w in candidates]
+    weights = [likelihood(w.state, state, plays, seat, cache, values) for w in candidates]
     total = sum(weights)
     step = total / n
     point, acc, kept, i = rng.random() * step, 0.0, {}, -1

@@ -109,6 +109,9 @@ class OnnxPolicy(BasePolicy):
         self.encoding = model_encoding(self.session)
         """The model's encoding version (encoding.py)."""
         self._obs = np.zeros((1, self.width), np.float32)
+        self.encoder = encode_into
+        """encode_into, or what gives the same numbers (core/observations.py encode_one, compiled, set by the layer
+        above where it serves)."""
         self.reset(0)
 
     def reset(self, seat: int, seed: int | None = None) -> None:
@@ -136,7 +139,7 @@ class OnnxPolicy(BasePolicy):
         a non-finite number."""
         if self._seen is not None and self._seen[0] is state:
             return
-        encode_into(self._obs[0], state, self.seat, self.encoding)
+        self.encoder(self._obs[0], state, self.seat, self.encoding)
         mask = legal_mask(state)[None] if state.turn == self.seat and not state.is_over else _ALL
         probs, value, h, c = self.run(self._obs, mask, self.h, self.c)
         if not (np.isfinite(probs).all() and np.isfinite(value).all()):
@@ -157,7 +160,7 @@ class OnnxPolicy(BasePolicy):
         afters = [apply(state, a)[0] for a in legal]
         obs = np.zeros((len(legal), self.width), np.float32)
         for i, after in enumerate(afters):
-            encode_into(obs[i], after, self.seat, self.encoding)
+            self.encoder(obs[i], after, self.seat, self.encoding)
         mask = np.ones((len(legal), N_ACTIONS), dtype=bool)
         hb, cb = np.repeat(h, len(legal), axis=1), np.repeat(c, len(legal), axis=1)
         _, values, _, _ = self.run(obs, mask, hb, cb)

@@ -59,6 +59,9 @@ class SearchPolicy(BasePolicy):
         self.ends = None
         """`ends(worlds, actions)`: every action's playout in every world to the deal's end, compiled (core/search.py
         ends_of, set by the layer above where it serves), or None, when the playouts are Python's."""
+        self.values = move_values
+        """The expert's move values the belief judges the other seats' plays by: move_values, or the same numbers
+        compiled (core/search.py values_of, set by the layer above)."""
 
     def reset(self, seat: int, seed: int | None = None) -> None:
         super().reset(seat, seed)
@@ -89,7 +92,7 @@ class SearchPolicy(BasePolicy):
         team = state.turn & 1
         totals = dict.fromkeys(legal, 0.0)
         if self.infer:
-            worlds = weighted_worlds(state, state.turn, self.plays.of_deal(state), samples, self.rng)
+            worlds = weighted_worlds(state, state.turn, self.plays.of_deal(state), samples, self.rng, self.values)
         else:
             worlds = [(determinize(state, state.turn, self.rng), 1) for _ in range(samples)]
         if knows_every_card(state):

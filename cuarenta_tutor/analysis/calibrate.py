@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
+from ..core.observations import compiled_agent
 from ..engine import PLAYER_COUNTS, Rules
 from ..engine.rules import PRESETS, preset, preset_name
 from ..records import FileError, read_json, write_atomic
@@ -141,7 +142,7 @@ def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, pr
         rules: Rules | None = None) -> dict:
     """Measure the error of the interactive settings (with the model's sidecar as it is) against the deep
     reference on `positions` of games under `rules` (default standard 1 v 1)."""
-    agent = OnnxPolicy(model)
+    agent = compiled_agent(OnnxPolicy(model))
     quick_settings = replace(INTERACTIVE, budget_s=0, min_worlds=INTERACTIVE.worlds)
     found = sample_positions(positions, seed, model, rules)
     quick = [analyse(state, agent, quick_settings, memory=memory) for state, memory in found]
@@ -224,7 +225,7 @@ def calibrate_rules(args, name: str, players: int, again: bool = True) -> None:
     errors unless args.table_only (unless already measured and not `again`), written to the sidecar as each is done
     (a stopped build or fit goes on from its checkpoint or kept references)."""
     path, rules = _path(args.model), preset(name, players)
-    agent = OnnxPolicy(path)
+    agent = compiled_agent(OnnxPolicy(path))
     data = dict(read_sidecar(path, agent.model_id))
     entry = entry_for(data, rules) or {}
     table = entry.get("hand_values")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from contextlib import closing
 
 from ..agents.onnx_policy import OnnxPolicy
+from ..core.observations import compiled_agent
 from ..records import GameRecord, ReplayedGame
 from .analyse import INTERACTIVE, Analysis, Settings
 from .parallel import analyse_positions
@@ -27,7 +28,7 @@ def analyse_game(game: GameRecord | ReplayedGame, settings: Settings = INTERACTI
         wanted = game.decisions(seats)
     else:
         wanted = sorted(set(plies))
-    watchers = {s: OnnxPolicy(model) for s in {record.moves[i].seat for i in wanted}}
+    watchers = {s: compiled_agent(OnnxPolicy(model)) for s in {record.moves[i].seat for i in wanted}}
     for seat, agent in watchers.items():  # each sees every step of its seat's view, as a watcher at the table
         agent.reset(seat)
         agent.observe(game.states[0], game.events[0])

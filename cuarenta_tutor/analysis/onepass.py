@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
+from ..core.observations import compiled_agent
 from ..engine import Dealer, Rules, legal_actions
 from ..table import Table
 from .values import read_sidecar
@@ -80,7 +81,7 @@ def sample(count: int, seed: int, model=None) -> list[tuple]:
     rng = random.Random(seed)
     found, game = [], 0
     while len(found) < count:
-        agents = [OnnxPolicy(model), OnnxPolicy(model)]
+        agents = [compiled_agent(OnnxPolicy(model)), compiled_agent(OnnxPolicy(model))]
         table = Table(Rules(), agents, Dealer(seed * 7919 + game))
         table.start()
         while not table.over and len(found) < count:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..agents.onnx_policy import OnnxPolicy, default_model_path
+from ..core.observations import compiled_agent
 from .analyse import Analysis, Settings, verdict
 
 _AGENTS: dict = {}
@@ -25,9 +26,9 @@ def agent_for(model) -> OnnxPolicy:
     try:
         key = (str(path), path.stat().st_mtime_ns)
     except OSError:
-        return OnnxPolicy(path)  # ModelError says the file is missing
+        return compiled_agent(OnnxPolicy(path))  # ModelError says the file is missing
     if key not in _AGENTS:
-        _AGENTS[key] = OnnxPolicy(path if model else None)
+        _AGENTS[key] = compiled_agent(OnnxPolicy(path if model else None))
     return _AGENTS[key]
 
 

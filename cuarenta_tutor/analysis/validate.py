@@ -21,6 +21,7 @@ import numpy as np
 
 from ..agents import make_policy
 from ..agents.onnx_policy import OnnxPolicy
+from ..core.observations import compiled_agent
 from ..engine import Dealer, Rules, knows_every_card, legal_actions
 from ..records import FileError, read_json
 from ..records.reader import loads
@@ -40,7 +41,7 @@ def sample_positions(count: int, seed: int, model=None, rules: Rules | None = No
     """(state, seat memory) for `count` decisions of the agent against the expert (seats alternating by
     game), about one in three of those with more than one legal move. In 2 v 2 (`rules`) the agent's partner and
     opponents are experts."""
-    agent = OnnxPolicy(model)
+    agent = compiled_agent(OnnxPolicy(model))
     rules = rules or Rules()
     rng = random.Random(seed)
     found, game = [], 0
@@ -154,7 +155,7 @@ def validate(positions: int = 40, seed: int = 1, settings: Settings | None = Non
     the playout policy plays them, each beside the same analysis with the network playing: the ratio in one run);
     then the reference runs in `jobs` processes."""
     settings = settings or Settings()
-    agent = OnnxPolicy(model)
+    agent = compiled_agent(OnnxPolicy(model))
     found = sample_positions(positions, seed, model, rules)
     quick, times, network_times = [], [], []
     for state, memory in found:
@@ -200,8 +201,8 @@ def accuracy_of(player: str, games: int, seed: int, settings: Settings, model=No
     move kept) of `player` (a policy name) against the agent (every other seat), over its decisions where the moves
     differ."""
     rules = rules or Rules()
-    judge_seat = OnnxPolicy(model)
-    agents = [OnnxPolicy(model) for _ in range(rules.players)]  # loaded once; each game resets their memories
+    judge_seat = compiled_agent(OnnxPolicy(model))
+    agents = [compiled_agent(OnnxPolicy(model)) for _ in range(rules.players)]  # loaded once; games reset them
     out = []
     for game in range(games):
         seat = game % rules.players
@@ -230,7 +231,7 @@ def review_seconds(seed: int, settings: Settings, model=None, jobs: int = 1, rul
     from .game import analyse_game
 
     rules = rules or Rules()
-    agent = OnnxPolicy(model)
+    agent = compiled_agent(OnnxPolicy(model))
     table = Table(rules, against(agent, "expert", 0, rules.players, seed), Dealer(seed))
     names = [("onnx", "Agent")] + [("expert", f"Expert {s}") for s in range(1, rules.players)]
     record = records.new_record(rules, seed, 0, names, human_seat=0)

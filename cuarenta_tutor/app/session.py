@@ -36,7 +36,7 @@ from ..engine import (
     rank_of,
 )
 from ..narrator import Narrator, move_name
-from ..players import LEVELS, Level, load_ladder, rung_name, save_ladder
+from ..players import LEVELS, Level, compiled, load_ladder, rung_name, save_ladder
 from ..players import make as make_player
 from ..table import Table
 
@@ -116,7 +116,7 @@ class GameSession:
         """Every agent seat's policy, each with its own memory: the other team at the record's level (players.py;
         the network alone in games before levels), a 2 v 2 partner the network alone."""
         self.agent = self.agents[AGENT]
-        self.helper = OnnxPolicy(self.model_path)
+        self.helper = compiled(OnnxPolicy(self.model_path))
         self.table = Table(rules, [None] + [self.agents[s] for s in range(1, rules.players)], record.dealer,
                            watchers=[(HUMAN, self.helper)])
         self.names = seat_names(rules.players)

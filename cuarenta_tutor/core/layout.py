@@ -23,6 +23,8 @@ Cards are ints 0..39 (rank * 4 + suit) as in the engine; unused slots hold -1.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..engine import Rules, State
@@ -76,6 +78,12 @@ def rules_array(rules: Rules) -> np.ndarray:
                      cut(rules.ronda_caida_cutoff), cut(rules.carton_cutoff), cut(rules.limpia_cutoff),
                      rules.sum_limit, rules.match_takes_all_same_rank, rules.forced_capture,
                      rules.leftover_table_cards == "last_capturer"], dtype=np.int32)
+
+
+@functools.cache
+def rules_of(rules: Rules) -> np.ndarray:
+    """rules_array, made once per Rules value: shared, never to be written."""
+    return rules_array(rules)
 
 
 def _put(row: np.ndarray, start: int, cards) -> None:

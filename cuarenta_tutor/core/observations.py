@@ -1,28 +1,23 @@
-"""Provides the training rollouts' observations on the compiled core: every seat of many games at once, each as
-agents.features.encode_into gives it at an encoding version (the reference), and the legal masks. Version 3's and
+"""Provides observations on the compiled core: the training rollouts' (every seat of many games at once, and the legal
+masks) and the agent's own (one seat of one state), each as agents.features.encode_into gives it at an encoding
+version (the reference). Version 3's and
 4's outcomes played to the deal's end (agents/known.py) are the search's compiled playouts (search.py deal_ends),
 read by the same end_outcome, so the vectors are equal bit for bit.
 """
 
 from __future__ import annotations
 
-import functools
 import random
 
 import numpy as np
 
 from ..agents.features import encode_into
 from ..agents.known import SAMPLED_WORLDS, end_outcome, knowledge_key, plays_out
-from ..engine import Rules, determinize, legal_actions
-from .encode import BASE_SIZE, MOVE_FEATURES, encode_lanes, rules_tail
+from ..engine import determinize, legal_actions
+from .encode import BASE_SIZE, MOVE_FEATURES, encode_lanes, encode_seat, rules_tail
 from .expert import N_ACTIONS
-from .layout import rules_array, to_row
+from .layout import rules_of, to_row
 from .search import END_FIELDS, END_HAND, END_PILE0, END_PILE1, END_SCORE0, END_SCORE1, END_WINNER, deal_ends
-
-
-@functools.cache
-def _rules(rules: Rules) -> np.ndarray:
-    return rules_array(rules)
 
 
 def encode_games(states: list, per: int, version: int, obs: np.ndarray, masks: np.ndarray | None = None) -> None:
@@ -43,7 +38,7 @@ def encode_games(states: list, per: int, version: int, obs: np.ndarray, masks: n
         rows = np.stack([to_row(states[g]) for g in games])
         some_obs = np.empty((len(games) * n, obs.shape[1]), dtype=np.float32)
         some_masks = np.empty((len(games) * n, N_ACTIONS), dtype=np.bool_)
-        encode_lanes(rows, np.arange(len(games), dtype=np.int64), _rules(rules), rules_tail(rules), some_obs,
+        encode_lanes(rows, np.arange(len(games), dtype=np.int64), rules_of(rules), rules_tail(rules), some_obs,
                      some_masks)
         if obs.shape[1] > BASE_SIZE:
             for k, g in enumerate(games):
@@ -52,6 +47,26 @@ def encode_games(states: list, per: int, version: int, obs: np.ndarray, masks: n
         obs[streams] = some_obs
         if masks is not None:
             masks[streams] = some_masks
+
+
+def encode_one(out: np.ndarray, state, seat: int, version: int) -> np.ndarray:
+    """agents.features.encode_into(out, state, seat, version) (`out` float32, the version's size): on the compiled core
+    where it serves, the same numbers."""
+    from . import fast
+
+    if not fast():
+        return encode_into(out, state, seat, version)
+    encode_seat(to_row(state), rules_of(state.rules), rules_tail(state.rules), seat, out)
+    if out.shape[-1] > BASE_SIZE and seat == state.turn and not state.is_over:
+        _played_out(state, version, out)
+    return out
+
+
+def compiled_agent(agent):
+    """The network `agent` (agents/onnx_policy.py OnnxPolicy) observing with encode_one: the same numbers, compiled
+    where the core serves."""
+    agent.encoder = encode_one
+    return agent
 
 
 def _encode_python(states: list, per: int, version: int, obs: np.ndarray, masks: np.ndarray | None) -> None:
@@ -82,7 +97,7 @@ def _played_out(state, version: int, out: np.ndarray) -> None:
     actions = legal_actions(state)
     rows = np.stack([to_row(w) for w in worlds])
     ends = np.empty((len(worlds), len(actions), END_FIELDS), dtype=np.int32)
-    deal_ends(rows, np.asarray(actions, dtype=np.int32), _rules(state.rules), ends)
+    deal_ends(rows, np.asarray(actions, dtype=np.int32), rules_of(state.rules), ends)
     for m, a in enumerate(actions):
         total = 0.0
         for w, world in enumerate(worlds):

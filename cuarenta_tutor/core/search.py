@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .expert import N_ACTIONS, N_TERMS, choose, legal_terms
+from .expert import N_ACTIONS, N_TERMS, TERM_VALUE, choose, legal_terms
 from .jit import njit
-from .layout import DEALER, DECK_HAND, EVENT_WIDTH, HAND_NO, MAX_EVENTS, PILE_LEN, SCORES, WIDTH, WINNER, rules_array
+from .layout import DEALER, DECK_HAND, EVENT_WIDTH, HAND_NO, MAX_EVENTS, PILE_LEN, SCORES, WIDTH, WINNER, rules_of
 from .play import needs_deal, step
 
 END_SCORE0, END_SCORE1, END_PILE0, END_PILE1, END_WINNER, END_HAND, END_DEALER = range(7)
@@ -51,5 +51,21 @@ def ends_of(states, actions) -> np.ndarray | None:
         return None
     rows = np.stack([to_row(s) for s in states])
     out = np.empty((len(states), len(actions), END_FIELDS), dtype=np.int32)
-    deal_ends(rows, np.asarray(actions, dtype=np.int32), rules_array(states[0].rules), out)
+    deal_ends(rows, np.asarray(actions, dtype=np.int32), rules_of(states[0].rules), out)
     return out
+
+
+def values_of(state) -> dict[int, float]:
+    """agents.expert.move_values(state) (the expert's estimate of every legal move, in the same order): on the compiled
+    core where it serves, the same numbers."""
+    from . import fast
+    from .layout import to_row
+
+    if not fast():
+        from ..agents.expert import move_values
+
+        return move_values(state)
+    terms = np.empty((N_ACTIONS, N_TERMS), dtype=np.float64)
+    legal = np.empty(N_ACTIONS, dtype=np.int32)
+    n_legal = legal_terms(to_row(state), rules_of(state.rules), terms, legal)
+    return {int(a): float(terms[a, TERM_VALUE]) for a in legal[:n_legal]}

@@ -24,7 +24,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..agents.features import encode_into
 from ..encoding import N_ACTIONS, legal_mask
 from ..engine import Dealer, knows_every_card, legal_actions, preset
 from ..table import Table
@@ -81,7 +80,7 @@ def play_game(model, rules_name: str, players: int, seed: int, settings: SearchS
     from ..players import StrongPolicy, compiled
 
     rng = random.Random(seed)
-    agents = [OnnxPolicy(model) for _ in range(players)]
+    agents = [compiled(OnnxPolicy(model)) for _ in range(players)]
     strong = [StrongPolicy(model, rng.randrange(1 << 30), settings.worlds) for _ in range(players)] \
         if settings.teacher == "strong" else []  # each seat's, watching the game as its own seat sees it
     table = None
@@ -105,7 +104,7 @@ def play_game(model, rules_name: str, players: int, seed: int, settings: SearchS
         state = table.state
         row = np.zeros((players, agents[0].width), np.float32)
         for s in range(players):
-            encode_into(row[s], state, s, agents[0].encoding)
+            agents[0].encoder(row[s], state, s, agents[0].encoding)  # compiled where the core serves
         seat, moves = state.turn, legal_actions(state)
         agent = agents[seat]
         probs = agent.decide(state).probs
