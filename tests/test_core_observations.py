@@ -123,3 +123,30 @@ def test_the_networks_levels_observe_on_the_compiled_core_with_the_same_decision
         decisions.append(club.decide(state))
     fast, python = decisions
     assert fast.probs == python.probs and fast.value == python.value and fast.action_values == python.action_values
+
+
+def test_the_networks_observation_never_waits_for_another_threads_load(monkeypatch):
+    """The app's screen thread observes the person's moves (the helper's encode_one): while the warm thread loads
+    the core from a whole cache, the Python encoder answers at once instead of waiting for the load as a hint does."""
+    import threading
+
+    monkeypatch.setattr(core, "_cached", lambda: True)
+    monkeypatch.setattr(core, "LOAD_WAIT_S", 60.0)
+    monkeypatch.setitem(core._WARM, "done", False)
+    monkeypatch.setitem(core._WARM, "busy", True)
+    core._WARMED.clear()
+
+    def loaded():  # the other thread's load ends (as warm's `finally` does)
+        core._WARM["done"], core._WARM["busy"] = True, False
+        core._WARMED.set()
+
+    loader = threading.Timer(2.0, loaded)
+    loader.start()
+    try:
+        state = states_of(11, 1)[0]
+        out = encode_one(np.zeros(SIZES[3], np.float32), state, state.turn, 3)
+        assert not core._WARM["done"]  # answered before the load was over
+        assert (out == encode_into(np.zeros(SIZES[3], np.float32), state, state.turn, 3)).all()
+    finally:
+        loader.cancel()
+        core._WARMED.set()

@@ -46,15 +46,16 @@ def _asked() -> str:
     return os.environ.get("CUARENTA_TUTOR_CORE", "fast").strip().lower() or "fast"
 
 
-def fast() -> bool:
+def fast(wait: bool = True) -> bool:
     """Whether the compiled core serves now: asked for, numba installed, and compiled (compiling it here unless
-    another thread is doing so: then not yet, unless that thread only loads it from a whole cache)."""
+    another thread is doing so: then not yet, unless that thread only loads it from a whole cache and `wait`: then
+    once loaded; without `wait`, for a caller that must not stall, such as the app's screen thread, not yet)."""
     if chosen() != "fast" or not available():
         return False
     if _WARM["done"]:
         return True
     if _WARM["busy"]:
-        return _cached() and _WARMED.wait(LOAD_WAIT_S) and _WARM["done"]
+        return wait and _cached() and _WARMED.wait(LOAD_WAIT_S) and _WARM["done"]
     warm()
     return True
 

@@ -51,10 +51,11 @@ def encode_games(states: list, per: int, version: int, obs: np.ndarray, masks: n
 
 def encode_one(out: np.ndarray, state, seat: int, version: int) -> np.ndarray:
     """agents.features.encode_into(out, state, seat, version) (`out` float32, the version's size): on the compiled core
-    where it serves, the same numbers."""
+    where it serves, the same numbers. It never waits for another thread's warm: the app's screen thread observes
+    the person's moves with it."""
     from . import fast
 
-    if not fast():
+    if not fast(wait=False):
         return encode_into(out, state, seat, version)
     encode_seat(to_row(state), rules_of(state.rules), rules_tail(state.rules), seat, out)
     if out.shape[-1] > BASE_SIZE and seat == state.turn and not state.is_over:
