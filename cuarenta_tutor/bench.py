@@ -199,6 +199,9 @@ def bench_agent(model, count: int, seed: int, players: int = 2, seconds: float =
 
     policy = compiled(OnnxPolicy(model))  # as the app's
     positions = sample_positions(count, seed, players)
+    from . import core
+
+    core.fast()  # the compiled core loaded (or compiled) before the timing, as the app warms it at start
     times, known = [], []
     for state in positions:
         policy.reset(state.turn)

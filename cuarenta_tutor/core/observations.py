@@ -55,11 +55,11 @@ def encode_one(out: np.ndarray, state, seat: int, version: int) -> np.ndarray:
     the person's moves with it."""
     from . import fast
 
-    if not fast(wait=False):
+    moves = out.shape[-1] > BASE_SIZE and seat == state.turn and not state.is_over
+    if not moves or not fast(wait=False):  # without the move features Python's is the quicker (no row to make)
         return encode_into(out, state, seat, version)
     encode_seat(to_row(state), rules_of(state.rules), rules_tail(state.rules), seat, out)
-    if out.shape[-1] > BASE_SIZE and seat == state.turn and not state.is_over:
-        _played_out(state, version, out)
+    _played_out(state, version, out)
     return out
 
 
