@@ -169,3 +169,19 @@ def a_record(plies: int = 12):
         record.add_move(state.turn, action, events[0].card, after=after)
         state = after
     return record
+
+
+def another_thread_loading(monkeypatch):
+    """The compiled core as while another thread loads it (core.warm, from a whole cache); returns `loaded`, which
+    ends that load as warm's `finally` does."""
+    from cuarenta_tutor import core
+
+    monkeypatch.setitem(core._WARM, "done", False)
+    monkeypatch.setitem(core._WARM, "busy", True)
+    core._WARMED.clear()
+
+    def loaded():
+        core._WARM["done"], core._WARM["busy"] = True, False
+        core._WARMED.set()
+
+    return loaded

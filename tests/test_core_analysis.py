@@ -6,7 +6,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from helpers import agent_position, fixed
+from helpers import agent_position, another_thread_loading, fixed
 
 from cuarenta_tutor import core
 from cuarenta_tutor.agents.onnx_policy import OnnxPolicy
@@ -73,19 +73,9 @@ def test_while_another_thread_loads_a_whole_cache_the_load_is_waited_for(monkeyp
     from cuarenta_tutor.core.jit import cache_dir
 
     assert (cache_dir() / core.WHOLE).exists()  # the session's warm (conftest) left the cache whole
-    monkeypatch.setitem(core._WARM, "done", False)
-    monkeypatch.setitem(core._WARM, "busy", True)
-    core._WARMED.clear()
-
-    def loaded():  # the other thread's load ends (as warm's `finally` does)
-        core._WARM["done"], core._WARM["busy"] = True, False
-        core._WARMED.set()
-
-    threading.Timer(0.2, loaded).start()
+    threading.Timer(0.2, another_thread_loading(monkeypatch)).start()
     assert core.fast()  # it waited for the load instead of serving the Python core
-    monkeypatch.setitem(core._WARM, "done", False)
-    monkeypatch.setitem(core._WARM, "busy", True)
-    core._WARMED.clear()
+    another_thread_loading(monkeypatch)
     monkeypatch.setattr(core, "LOAD_WAIT_S", 0.05)
     assert not core.fast()  # a load that takes longer than the wait (a stale cache compiling): the Python core serves
     core._WARMED.set()

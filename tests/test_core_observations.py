@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+from helpers import another_thread_loading
 
 from cuarenta_tutor import core
 from cuarenta_tutor.agents.features import encode_into
@@ -132,15 +133,7 @@ def test_the_networks_observation_never_waits_for_another_threads_load(monkeypat
 
     monkeypatch.setattr(core, "_cached", lambda: True)
     monkeypatch.setattr(core, "LOAD_WAIT_S", 60.0)
-    monkeypatch.setitem(core._WARM, "done", False)
-    monkeypatch.setitem(core._WARM, "busy", True)
-    core._WARMED.clear()
-
-    def loaded():  # the other thread's load ends (as warm's `finally` does)
-        core._WARM["done"], core._WARM["busy"] = True, False
-        core._WARMED.set()
-
-    loader = threading.Timer(2.0, loaded)
+    loader = threading.Timer(2.0, another_thread_loading(monkeypatch))
     loader.start()
     try:
         state = states_of(11, 1)[0]
