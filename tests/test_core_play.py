@@ -11,9 +11,10 @@ import pytest
 
 from cuarenta_tutor import conformance as cf
 from cuarenta_tutor.core.bench import COMBINATIONS, differential, game_decks, random_games
+from cuarenta_tutor.core.deal import buffers, deal, needs_deal, new_game, set_deck
 from cuarenta_tutor.core.layout import events_of, from_row, rules_array, to_row
 from cuarenta_tutor.core.moves import legal
-from cuarenta_tutor.core.play import apply_play, buffers, deal, needs_deal, new_game, set_deck, step
+from cuarenta_tutor.core.play import apply_play, step
 from cuarenta_tutor.engine import (
     Dealer,
     IllegalMove,

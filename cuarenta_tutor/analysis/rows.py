@@ -61,8 +61,8 @@ class RowLanes:
 
     def deal_new_hands(self, idx: np.ndarray, team: int) -> None:
         """Deal the first cards of a new hand in the lanes that await them, from each lane's seeded deck."""
+        from ..core.deal import set_deck
         from ..core.lanes import deal_lanes
-        from ..core.play import set_deck
 
         waiting = idx[self.await_deck[idx]]
         if not len(waiting):

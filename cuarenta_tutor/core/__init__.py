@@ -139,9 +139,9 @@ def _warm_play() -> None:
     callers use (empty batches: compiling is the point)."""
     import numpy as np
 
+    from .deal import set_deck
     from .lanes import advance, deal_lanes
     from .layout import WIDTH
-    from .play import set_deck
     from .scorer import policy_lanes, size
     from .search import END_FIELDS, deal_ends
 

@@ -15,10 +15,11 @@ from ..engine.cards import DECK_SIZE
 from ..engine.dealing import first_dealer
 from ..engine.play import initial_state
 from ..engine.rules import PLAYER_COUNTS, PRESETS
+from .deal import buffers, deal, deck_known, needs_deal, new_game, set_deck
 from .jit import njit
 from .layout import HAND_NO, WIDTH, WINNER, events_of, from_row, rules_array, to_row
 from .moves import legal
-from .play import buffers, deal, deck_known, needs_deal, new_game, set_deck, step
+from .play import step
 
 
 @dataclass

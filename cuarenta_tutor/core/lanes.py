@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .deal import deal, needs_deal
 from .jit import njit
 from .layout import (
     DECK_HAND,
@@ -19,7 +20,7 @@ from .layout import (
     MAX_EVENTS,
     TURN,
 )
-from .play import deal, needs_deal, step
+from .play import step
 
 
 @njit

@@ -1,8 +1,9 @@
 """Provides the compiled core's values: a game state as one row of int32 (a lane), the rules as a small int32 array,
 the event rows a step writes, and the conversions to and from the engine's `State` and events.
 
-The pure-Python engine (engine/) is the rules' one readable statement and the reference; the core (play.py,
-features.py) computes the same over arrays of lanes, and the differential tests hold the two together. A lane row:
+The pure-Python engine (engine/) is the rules' one readable statement and the reference; the core (play.py, deal.py,
+moves.py, expert.py, encode.py) computes the same over arrays of lanes, and the differential tests hold the two
+together. A lane row:
 
 | field            | slots | meaning                                                                  |
 |------------------|-------|--------------------------------------------------------------------------|

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .deal import needs_deal
 from .expert import N_ACTIONS, N_TERMS, TERM_VALUE, choose, legal_terms
 from .jit import njit
 from .layout import DEALER, DECK_HAND, EVENT_WIDTH, HAND_NO, MAX_EVENTS, PILE_LEN, SCORES, WIDTH, WINNER, rules_of
-from .play import needs_deal, step
+from .play import step
 
 END_SCORE0, END_SCORE1, END_PILE0, END_PILE1, END_WINNER, END_HAND, END_DEALER = range(7)
 END_FIELDS = 7
