@@ -24,8 +24,13 @@ def move_features(state: State, version: int = ENCODING_VERSION) -> list:
         i = a * MOVE_FEATURES
         value = known[a] if known else t.value
         v[i:i + MOVE_FEATURES] = (1.0, t.points / 4, t.cards / 10, t.carton / 4, t.threat / 4, float(t.keep > 0),
-                                  float(t.won), float(t.limpia), t.table_left / 10, min(5.0, max(-5.0, value / 4)))
+                                  float(t.won), float(t.limpia), t.table_left / 10, value_feature(value))
     return v
+
+
+def value_feature(value: float) -> float:
+    """A move's last feature: its estimate or outcome in points, a quarter of it, within -5 to 5."""
+    return min(5.0, max(-5.0, value / 4))
 
 
 def encode_into(out: np.ndarray, state: State, seat: int, version: int | None = None) -> np.ndarray:

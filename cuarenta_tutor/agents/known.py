@@ -76,13 +76,17 @@ def sampled_means(state: State, worlds: int = SAMPLED_WORLDS) -> dict[int, float
     """Each legal move's outcome for the mover's team averaged over `worlds` worlds drawn from what the seat on
     turn knows (engine.determinize), experts playing the rest of the deal in each. The draws are seeded by that
     knowledge alone, so the same knowledge gives the same numbers and the hidden cards never change them."""
-    seat = state.turn
-    rng = random.Random(knowledge_key(state, seat))
     total: dict[int, float] = {}
-    for _ in range(worlds):
-        for a, m in known_means(determinize(state, seat, rng).state).items():
+    for world in sampled_worlds(state, worlds):
+        for a, m in known_means(world).items():
             total[a] = total.get(a, 0.0) + m
     return {a: m / worlds for a, m in total.items()}
+
+
+def sampled_worlds(state: State, worlds: int = SAMPLED_WORLDS) -> list[State]:
+    """The worlds sampled_means plays in: drawn from what the seat on turn knows, seeded by that knowledge alone."""
+    rng = random.Random(knowledge_key(state, state.turn))
+    return [determinize(state, state.turn, rng).state for _ in range(worlds)]
 
 
 def knowledge_key(state: State, seat: int) -> bytes:

@@ -1,19 +1,17 @@
 """Provides observations on the compiled core: the training rollouts' (every seat of many games at once, and the legal
 masks) and the agent's own (one seat of one state), each as agents.features.encode_into gives it at an encoding
-version (the reference). Version 3's and
-4's outcomes played to the deal's end (agents/known.py) are the search's compiled playouts (search.py deal_ends),
-read by the same end_outcome, so the vectors are equal bit for bit.
+version (the reference). The moves' outcomes played to the deal's end that versions 3 and 4 read (agents/known.py)
+are the search's compiled playouts (search.py deal_ends), read by the same end_outcome: the vectors are equal bit
+for bit.
 """
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 
-from ..agents.features import encode_into
-from ..agents.known import SAMPLED_WORLDS, end_outcome, knowledge_key, plays_out
-from ..engine import determinize, legal_actions
+from ..agents.features import encode_into, value_feature
+from ..agents.known import end_outcome, plays_out, sampled_worlds
+from ..engine import legal_actions
 from .encode import BASE_SIZE, MOVE_FEATURES, encode_lanes, encode_seat, rules_tail
 from .expert import N_ACTIONS
 from .layout import rules_of, to_row
@@ -89,12 +87,8 @@ def _played_out(state, version: int, out: np.ndarray) -> None:
     how = plays_out(state, version)
     if how is None:
         return
-    seat, team = state.turn, state.turn & 1
-    if how == "known":
-        worlds = [state]
-    else:
-        rng = random.Random(knowledge_key(state, seat))
-        worlds = [determinize(state, seat, rng).state for _ in range(SAMPLED_WORLDS)]
+    team = state.turn & 1
+    worlds = [state] if how == "known" else sampled_worlds(state)
     actions = legal_actions(state)
     rows = np.stack([to_row(w) for w in worlds])
     ends = np.empty((len(worlds), len(actions), END_FIELDS), dtype=np.int32)
@@ -107,4 +101,4 @@ def _played_out(state, version: int, out: np.ndarray) -> None:
             total += end_outcome((int(end[END_SCORE0]), int(end[END_SCORE1])), int(end[END_WINNER]),
                                  int(end[END_HAND]), piles, world, team)
         value = total if how == "known" else total / len(worlds)
-        out[BASE_SIZE + a * MOVE_FEATURES + MOVE_FEATURES - 1] = min(5.0, max(-5.0, value / 4))
+        out[BASE_SIZE + a * MOVE_FEATURES + MOVE_FEATURES - 1] = value_feature(value)
