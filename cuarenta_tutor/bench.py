@@ -192,6 +192,7 @@ def bench_agent(model, count: int, seed: int, players: int = 2, seconds: float =
     `players`-seat games, and raw batch throughput of the network (timed `seconds` at each batch size)."""
     import numpy as np
 
+    from . import core
     from .agents.known import plays_out
     from .agents.onnx_policy import OnnxPolicy
     from .encoding import N_ACTIONS
@@ -199,8 +200,6 @@ def bench_agent(model, count: int, seed: int, players: int = 2, seconds: float =
 
     policy = compiled(OnnxPolicy(model))  # as the app's
     positions = sample_positions(count, seed, players)
-    from . import core
-
     core.fast()  # the compiled core loaded (or compiled) before the timing, as the app warms it at start
     times, known = [], []
     for state in positions:

@@ -113,15 +113,20 @@ def table_after(state):
 
 def test_the_networks_levels_observe_on_the_compiled_core_with_the_same_decisions(monkeypatch):
     from cuarenta_tutor import players
+    from cuarenta_tutor.core import observations
 
+    compiled_encodes = []
+    encode_seat = observations.encode_seat
+    monkeypatch.setattr(observations, "encode_seat", lambda *args: compiled_encodes.append(1) or encode_seat(*args))
     state = next(s for s in states_of(9, 40) if plays_out(s, 4) and s.rules.players == 4)
-    decisions = []
+    decisions, counts = [], []
     for which in ("fast", "python"):
         monkeypatch.setenv("CUARENTA_TUTOR_CORE", which)
         club = players.make("club")
-        assert club.encoder is encode_one
         club.reset(state.turn)
         decisions.append(club.decide(state))
+        counts.append(len(compiled_encodes))
+    assert counts[0] > 0 and counts[1] == counts[0]  # the level observed on the core, and only where it serves
     fast, python = decisions
     assert fast.probs == python.probs and fast.value == python.value and fast.action_values == python.action_values
 

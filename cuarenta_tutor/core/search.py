@@ -11,7 +11,19 @@ import numpy as np
 from .deal import needs_deal
 from .expert import N_ACTIONS, N_TERMS, TERM_VALUE, choose, legal_terms
 from .jit import njit
-from .layout import DEALER, DECK_HAND, EVENT_WIDTH, HAND_NO, MAX_EVENTS, PILE_LEN, SCORES, WIDTH, WINNER, rules_of
+from .layout import (
+    DEALER,
+    DECK_HAND,
+    EVENT_WIDTH,
+    HAND_NO,
+    MAX_EVENTS,
+    PILE_LEN,
+    SCORES,
+    WIDTH,
+    WINNER,
+    rules_of,
+    to_row,
+)
 from .play import step
 
 END_SCORE0, END_SCORE1, END_PILE0, END_PILE1, END_WINNER, END_HAND, END_DEALER = range(7)
@@ -46,7 +58,6 @@ def ends_of(states, actions) -> np.ndarray | None:
     """deal_ends of the worlds `states` (engine States of one rules) and `actions`: [worlds, actions, END_FIELDS]
     int32; None while the compiled core does not serve (core.fast()), so the caller plays them in Python."""
     from . import fast
-    from .layout import to_row
 
     if not fast():
         return None
@@ -60,7 +71,6 @@ def values_of(state) -> dict[int, float]:
     """agents.expert.move_values(state) (the expert's estimate of every legal move, in the same order): on the compiled
     core where it serves, the same numbers."""
     from . import fast
-    from .layout import to_row
 
     if not fast():
         from ..agents.expert import move_values
