@@ -206,3 +206,18 @@ def test_calibrate_all_builds_each_player_counts_table_once(model_copy, monkeypa
     assert [for_model(model_copy, agent.model_id, preset("quito_todo_dos", p)).hands for p in (2, 4)] == [1, 1]
     assert calibrate.main(args) == 0
     assert "building" not in capsys.readouterr().err
+
+
+def test_calibrate_without_hands_keeps_the_tables_there(model_copy, monkeypatch, tmp_path, capsys):
+    # a fit run again without --hands must not rebuild a table of another count with the default's (the shipped
+    # standard table has 1600 hands per score, the default for a new one is 400)
+    from cuarenta_tutor.analysis import calibrate
+
+    monkeypatch.setenv("CUARENTA_TUTOR_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(calibrate, "HANDS", 2)  # a rebuild, if one starts, is quick and shows
+    assert calibrate.main(["--model", str(model_copy), "--rules", "quito_todo_dos", "--players", "4", "--hands", "1",
+                           "--table-only"]) == 0
+    assert "building the hand-value table of quito_todo_dos, 4 players (1 hands" in capsys.readouterr().err
+    for rules in (["--rules", "quito_todo_dos", "--players", "4"], []):  # the one just built; the shipped one
+        assert calibrate.main(["--model", str(model_copy), *rules, "--table-only"]) == 0
+        assert "building" not in capsys.readouterr().err

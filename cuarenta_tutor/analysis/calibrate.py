@@ -48,7 +48,8 @@ from .values import (
 FIT_SEED = 1001
 """Positions for fitting come from these games; `bench analysis` measures on others (seed 1)."""
 HANDS = 400
-"""Hands simulated from each score for the hand-value table."""
+"""Hands simulated from each score for a new hand-value table (a table there is rebuilt only when --hands names
+another count: standard 1 v 1's shipped one has 1600)."""
 TABLE_SEED = 5
 """The seed of those hands (the shipped table's)."""
 
@@ -196,7 +197,8 @@ def main(argv=None) -> int:
                                      description="Build the model's hand-value table and measure the analysis's "
                                                  "error, for one preset and player count (or every one), and keep "
                                                  "both beside the model.")
-    parser.add_argument("--hands", type=int, default=HANDS, help=f"hands per score for the table (default {HANDS})")
+    parser.add_argument("--hands", type=int, help=f"hands per score for the table (default: the table's own count, "
+                                                  f"or {HANDS} for a new one); another count builds it again")
     parser.add_argument("--positions", type=int, default=60, help="positions to measure the error on (default 60)")
     parser.add_argument("--seed", type=int, default=FIT_SEED, help=f"seed of their games (default {FIT_SEED})")
     parser.add_argument("--rules", default="standard", choices=list(PRESETS), help="the preset (default standard)")
@@ -209,7 +211,7 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes for the reference (default 1)")
     parser.add_argument("--table-only", action="store_true", help="build the table, and measure no error")
     args = parser.parse_args(argv)
-    if args.positions < 2 or args.hands < 1:
+    if args.positions < 2 or (args.hands is not None and args.hands < 1):
         print("--positions must be 2 or more and --hands 1 or more", file=sys.stderr)
         return 2
     kinds = [(name, players) for players in PLAYER_COUNTS for name in PRESETS] if args.all else \
@@ -221,19 +223,20 @@ def main(argv=None) -> int:
 
 
 def calibrate_rules(args, name: str, players: int, again: bool = True) -> None:
-    """The table of preset `name` for `players` (unless the sidecar has one of args.hands hands per score), then its
-    errors unless args.table_only (unless already measured and not `again`), written to the sidecar as each is done
-    (a stopped build or fit goes on from its checkpoint or kept references)."""
+    """The table of preset `name` for `players` (unless the sidecar has one, of args.hands hands per score if given),
+    then its errors unless args.table_only (unless already measured and not `again`), written to the sidecar as each
+    is done (a stopped build or fit goes on from its checkpoint or kept references)."""
     path, rules = _path(args.model), preset(name, players)
     agent = compiled_agent(OnnxPolicy(path))
     data = dict(read_sidecar(path, agent.model_id))
     entry = entry_for(data, rules) or {}
     table = entry.get("hand_values")
-    if not table or table.get("hands_per_score") != args.hands or "se" not in table:
-        print(f"building the hand-value table of {name}, {players} players ({args.hands} hands per score)…",
+    hands = args.hands or (table or {}).get("hands_per_score") or HANDS
+    if not table or table.get("hands_per_score") != hands or "se" not in table:
+        print(f"building the hand-value table of {name}, {players} players ({hands} hands per score)…",
               file=sys.stderr)
-        keep = table_checkpoint(agent.model_id, rules, args.hands)
-        values = build(agent, rules, hands=args.hands, seed=TABLE_SEED, keep=keep)  # a stopped build goes on from it
+        keep = table_checkpoint(agent.model_id, rules, hands)
+        values = build(agent, rules, hands=hands, seed=TABLE_SEED, keep=keep)  # a stopped build goes on from it
         data = with_table(data, agent.model_id, values)
         write_sidecar(path, data)
         entry = entry_for(data, rules)
@@ -246,7 +249,7 @@ def calibrate_rules(args, name: str, players: int, again: bool = True) -> None:
 
     with progress_bar(f"reference positions, {name} {players} players") as advance:
         errors = fit(args.positions, args.seed, args.model, args.jobs, progress=advance, rules=rules)
-    command = (f"python -m cuarenta_tutor.analysis.calibrate --hands {args.hands} --positions {args.positions} "
+    command = (f"python -m cuarenta_tutor.analysis.calibrate --hands {hands} --positions {args.positions} "
                f"--seed {args.seed}" + ("" if rules == Rules() else f" --rules {name} --players {players}"))
     data = with_errors(data, rules, errors, command)
     write_sidecar(path, data)
