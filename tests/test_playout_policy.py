@@ -113,6 +113,34 @@ def test_the_analysis_plays_the_policy_where_the_table_ends_the_hand_and_the_net
     assert [m.win_pct for m in other.moves] != [m.win_pct for m in policy.moves]  # the weights are what plays
 
 
+def test_the_network_plays_where_every_card_is_known_and_where_the_other_team_is_about_to_win(model_copy):
+    # the policy's line is far from the network's there (analyse.NETWORK_WITHIN); everywhere else it plays
+    from cuarenta_tutor.analysis.analyse import NETWORK_WITHIN
+    from cuarenta_tutor.analysis.validate import played_by
+    from cuarenta_tutor.engine import TARGET_SCORE, knows_every_card
+
+    agent = with_policy(model_copy, PlayoutPolicy(HIDDEN, params(linear=np.eye(N_FEATURES)[9])))
+    state, memory = agent_position(2, 3, 11)
+    mine, other = state.team_of(state.turn), 1 - state.team_of(state.turn)
+
+    def played(at: dict) -> str:
+        scores = [0, 0]
+        for team, score in at.items():
+            scores[team] = score
+        return analyse(state._replace(scores=tuple(scores)), agent, fixed(8), memory=memory).playout
+
+    near = TARGET_SCORE - NETWORK_WITHIN
+    assert played({other: near}) == "network" and played({other: near + 2, mine: 20}) == "network"
+    assert played({other: near - 1}) == "policy" and played({mine: near + 2, other: near - 1}) == "policy"
+    last, last_memory = agent_position(2, 32, 11)  # the last deal of the first hand: every card known
+    assert knows_every_card(last) and max(last.scores) < near
+    known = analyse(last, agent, fixed(8), memory=last_memory)
+    assert known.playout == "network"
+    # the errors a fit measures are the policy's if it played any of its positions, the first one known or not
+    assert played_by([known, analyse(state, agent, fixed(8), memory=memory)]) == "policy"
+    assert played_by([known]) == "network"
+
+
 def test_errors_measured_with_the_network_playing_are_not_the_policys(model_copy):
     policy = PlayoutPolicy(HIDDEN, params(linear=np.eye(N_FEATURES)[9]))
     with_policy(model_copy, policy, {"playout": "network", "value_sd": 1.25, "loss_sd": 2.5})

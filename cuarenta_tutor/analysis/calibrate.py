@@ -31,7 +31,7 @@ from ..engine import PLAYER_COUNTS, Rules
 from ..engine.rules import PRESETS, preset, preset_name
 from ..records import FileError, read_json, write_atomic
 from .analyse import INTERACTIVE, Z95, Settings, analyse, standard
-from .validate import REFERENCE, reference_file, references, sample_positions
+from .validate import REFERENCE, played_by, reference_file, references, sample_positions
 from .values import (
     SIDECAR_BYTES,
     HandValues,
@@ -160,7 +160,7 @@ def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, pr
                 loss_var.append(_sampling_sd(*move.loss_ci95) ** 2)
     value_err, loss_err = np.array(value_err), np.array(loss_err)
     return {"horizon": quick_settings.horizon, "leaf": quick[0].leaf if quick else None,
-            "playout": quick[0].playout if quick else "network",
+            "playout": played_by(quick),
             "value_sd": round(covering_sd(value_err, value_var), 3),
             "loss_sd": round(covering_sd(loss_err, loss_var), 3),
             "value_rms": round(math.sqrt(float(np.mean(value_err ** 2))), 3),
