@@ -43,7 +43,8 @@ NETWORK_WITHIN = 4
 """Where the other team is this many points or fewer from winning, the network plays the playouts, not the playout
 policy: there the policy's line is far from the network's (on 240 positions of agent-vs-expert games with the other
 team at 36 or more, its values were off the 4096-world reference by 5.6 win-% points rms and up to 29, the
-network's by 1.3; elsewhere 1.4 and 1.3). About one position in twenty; each takes the network's time."""
+network's by 1.3; elsewhere 1.4 and 1.3). 13 of 160 such positions; their hints took 223-281 ms median, the
+policy's 46-55, and over all 160 the p95 was 175-214 ms (policy alone 153-157)."""
 
 Z95 = 1.959964
 
