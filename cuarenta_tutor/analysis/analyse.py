@@ -224,8 +224,13 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     hand_values = None
     if settings.horizon == "hand" and settings.leaf == "table":
         hand_values = for_model(agent.path, agent.model_id, state.rules)
+    every_card = knows_every_card(state)
+    # the playout policy plays where the table ends the hand, but the network where the policy's line is far from its
+    # own: with every card known (one world: cheap; the policy's one line was 17 points off on a move, with nothing to
+    # average it) and with the other team NETWORK_WITHIN points from winning
+    near_end = TARGET_SCORE - state.scores[1 - state.team_of(seat)] <= NETWORK_WITHIN
     policy = policy_for(agent.path, agent.model_id) if hand_values and settings.playout == "policy" and \
-        TARGET_SCORE - state.scores[1 - state.team_of(seat)] > NETWORK_WITHIN else None
+        not every_card and not near_end else None
     playouts = Playouts(agent.run, agent.hidden, settings.horizon, leaf=hand_values.win if hand_values else None,
                         leaf_error=hand_values.error if hand_values else None, encoding=agent.encoding,
                         remember=getattr(agent, "remember", None), policy=policy,
@@ -238,9 +243,7 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     worlds, playing, cut = 0, 0.0, False
     # every world is the true one while the lanes stay in this hand: one is enough, and it has no sampling error;
     # lanes that deal the next hands (to the game's end, or for the critic after the next first deal) meet chance
-    known = knows_every_card(state) and not playouts.past_hand
-    if known:  # the one line to the hand's end is the network's own, cheap in one world (the playout policy's line
-        playouts.policy = policy = None  # can differ from it there: 17 points on a move, with nothing to average it)
+    known = every_card and not playouts.past_hand
     most = 1 if known else settings.worlds
     while worlds < most:
         batch = min(settings.round_worlds, most - worlds)
