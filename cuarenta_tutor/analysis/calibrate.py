@@ -31,7 +31,7 @@ from ..engine import PLAYER_COUNTS, Rules
 from ..engine.rules import PRESETS, preset, preset_name
 from ..records import FileError, read_json, write_atomic
 from .analyse import INTERACTIVE, Z95, Settings, analyse, standard
-from .validate import REFERENCE, played_by, reference_file, references, sample_positions
+from .validate import REFERENCE, played_by, playout_of, reference_file, references, sample_positions
 from .values import (
     SIDECAR_BYTES,
     HandValues,
@@ -40,7 +40,6 @@ from .values import (
     for_model,
     forget,
     made_for,
-    policy_for,
     read_sidecar,
     sidecar,
 )
@@ -104,12 +103,6 @@ def settings_for(model=None, base: Settings | None = None, rules: Rules | None =
         return replace(base, value_sd=float(errors["value_sd"]), loss_sd=float(errors["loss_sd"]))
     except (KeyError, TypeError, ValueError):
         return base
-
-
-def playout_of(settings: Settings, path, model_id: str) -> str:
-    """Who plays the playouts of an analysis by `settings` with the model at `path` where its table values the hands'
-    ends (Analysis.playout)."""
-    return "policy" if settings.playout == "policy" and policy_for(path, model_id) is not None else "network"
 
 
 def _sampling_sd(low: float, high: float) -> float:

@@ -156,6 +156,12 @@ def _rows(text: str) -> dict:
     return kept
 
 
+def playout_of(settings: Settings, path, model_id: str) -> str:
+    """Who plays the playouts of an analysis by `settings` with the model at `path` where its table values the hands'
+    ends (Analysis.playout; the network still plays known and near-win positions: played_by)."""
+    return "policy" if settings.playout == "policy" and policy_for(path, model_id) is not None else "network"
+
+
 def played_by(results) -> str:
     """Who played the playouts of analyses by one settings: "policy" where it played any (the network plays those
     of known positions and of the other team's last points, analyse.NETWORK_WITHIN), else "network"."""
@@ -173,7 +179,7 @@ def validate(positions: int = 40, seed: int = 1, settings: Settings | None = Non
     agent = compiled_agent(OnnxPolicy(model))
     found = sample_positions(positions, seed, model, rules)
     quick, times, network_times = [], [], []
-    beside = settings.playout == "policy" and policy_for(agent.path, agent.model_id) is not None
+    beside = playout_of(settings, agent.path, agent.model_id) == "policy"
     for state, memory in found:
         start = time.perf_counter()
         quick.append(analyse(state, agent, settings, memory=memory))
