@@ -72,6 +72,17 @@ def test_with_an_interval_a_class_needs_its_low_end_at_the_threshold_below(loss,
     assert isinstance(classify(loss, loss_ci95=ci), coach.Class)
 
 
+@pytest.mark.parametrize("loss,ci,standard", [
+    (9.5, (6.5, 12.5), "mistake"), (9.5, (8.5, 10.5), "inaccuracy"), (9.2, (6.2, 12.2), "inaccuracy"),
+    (14.4, (11.4, 17.4), "blunder"), (14.4, (13.4, 15.4), "mistake"), (4.8, (2.0, 7.6), "good"),
+])
+def test_a_warning_class_is_reached_by_a_one_in_three_chance_of_its_threshold_and_an_error_by_the_loss(loss, ci,
+                                                                                                       standard):
+    # 9.5 +- 3: a 37% chance of losing 10 or more (a mistake); +- 1: 16% (not); 9.2 +- 3: 30% (not). Being wrong
+    # at all (an inaccuracy) takes the loss itself: 4.8 +- 2.8 is good.
+    assert classify(loss, loss_ci95=ci) == standard
+
+
 def test_one_class_vocabulary_for_marks_warnings_drills_and_records():
     Class = coach.Class
     assert [c.value for c in Class] == ["best", "good", "inaccuracy", "mistake", "blunder", "unclear"]

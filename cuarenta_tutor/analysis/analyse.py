@@ -36,6 +36,7 @@ import numpy as np
 from .. import core
 from ..engine import TARGET_SCORE, State, determinize, knows_every_card, legal_actions
 from ..narrator import move_name
+from .classes import Z95
 from .playout import Playouts, play_worlds
 from .values import for_model, policy_for
 
@@ -45,8 +46,6 @@ policy: there the policy's line is far from the network's (on 240 positions of a
 team at 36 or more, its values were off the 4096-world reference by 5.6 win-% points rms and up to 29, the
 network's by 1.3; elsewhere 1.4 and 1.3). 13 of 160 such positions; their hints took 223-281 ms median, the
 policy's 46-55, and over all 160 the p95 was 175-214 ms (policy alone 153-157)."""
-
-Z95 = 1.959964
 
 
 @dataclass(frozen=True)

@@ -6,15 +6,30 @@ Thresholds are win-% points lost against the best move (Lichess: inaccuracy 5, m
 threshold and, given the loss's 95% interval, the lower end of it reaches the threshold below (so noise alone
 does not make a mistake); a loss at a threshold whose interval does not support it is "unclear". Without an
 interval (one forward pass of the network) the loss alone decides.
+
+The classes the tutor warns about (a mistake, a blunder: `Class.is_mistake_or_worse`) are reached by a move that
+loses their threshold with a chance of WARN_CHANCE or more, given its interval (a normal error of the interval's
+sd): a missed warning costs the learner a move that loses the game's chances, a needless one a keypress, so the
+benefit of the doubt goes to the warning. A move just under 10 with an interval of +-3 may well lose 10; one at 9
+with an interval of +-1 does not. Being judged wrong at all (an inaccuracy, against good) has no such asymmetry:
+its threshold is reached by the loss itself.
 """
 
 from __future__ import annotations
 
 import math
 from enum import StrEnum
+from statistics import NormalDist
 
 THRESHOLDS = {"standard": (5.0, 10.0, 15.0), "strict": (2.0, 4.0, 8.0)}
 """Per coaching preset, the loss in win-% points at which a move is an inaccuracy, a mistake, a blunder."""
+WARN_CHANCE = 1 / 3
+"""The chance, given a move's interval, of losing a mistake's or a blunder's threshold at which the move is put in
+that class (a miss weighed as twice a needless warning: 1 / (1 + 2)). `bench analysis` checks what it buys: the
+share of the deep reference's mistakes flagged (recall) and of the flags that lose under 5 points (false alarms)."""
+Z95 = 1.959964
+"""The normal quantile of a two-sided 95% interval (every interval of the analysis)."""
+_WARN_Z = NormalDist().inv_cdf(1 - WARN_CHANCE)
 
 
 class Class(StrEnum):
@@ -62,7 +77,8 @@ ERRORS = (Class.INACCURACY, Class.MISTAKE, Class.BLUNDER)
 
 def classify(loss: float, preset: str = "standard", loss_ci95=None) -> Class:
     """The class of a move that loses `loss` win-% points against the best; with `loss_ci95` (low, high), the
-    analysis's interval of it, a class only where its low end reaches the threshold below, else UNCLEAR.
+    analysis's interval of it, a mistake or a blunder where the move loses its threshold with a chance of
+    WARN_CHANCE or more, and a class only where the interval's low end reaches the threshold below, else UNCLEAR.
     ValueError for an unknown preset or a loss that is not a number."""
     if preset not in THRESHOLDS:
         raise ValueError(f"unknown coaching preset {preset!r}; choose one of: {', '.join(THRESHOLDS)}")
@@ -72,7 +88,8 @@ def classify(loss: float, preset: str = "standard", loss_ci95=None) -> Class:
         return Class.BEST
     inaccuracy, mistake, blunder = THRESHOLDS[preset]
     low = loss if loss_ci95 is None else loss_ci95[0]
-    for klass, at, floor in ((Class.BLUNDER, blunder, mistake), (Class.MISTAKE, mistake, inaccuracy),
+    doubt = 0.0 if loss_ci95 is None else _WARN_Z * max(0.0, loss_ci95[1] - loss_ci95[0]) / (2 * Z95)
+    for klass, at, floor in ((Class.BLUNDER, blunder - doubt, mistake), (Class.MISTAKE, mistake - doubt, inaccuracy),
                              (Class.INACCURACY, inaccuracy, 0.0)):
         if loss >= at:
             return klass if low >= floor else Class.UNCLEAR
