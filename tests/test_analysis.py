@@ -113,6 +113,29 @@ def test_the_time_cap_only_cuts_and_says_so():
     assert [m.to_json() for m in spent.moves] == [m.to_json() for m in first.moves]
 
 
+def test_from_a_team_at_30_the_intervals_carry_the_late_model_error():
+    agent, found = positions(1)
+    state, memory = found[0]
+    one = replace(HAND, **FEW, value_sd=0.5, loss_sd=0.5)
+    apart = replace(one, late_value_sd=6.0, late_loss_sd=6.0)
+
+    def analysed(scores, settings):
+        return analyse(state._replace(scores=scores), agent, settings, memory=memory)
+
+    def widths(result):
+        return [(round(m.ci95[1] - m.ci95[0], 6), round(m.loss_ci95[1] - m.loss_ci95[0], 6)) for m in result.moves]
+
+    early = (29, 12)  # neither team at LATE_SCORE: the late errors change nothing
+    assert [m.to_json() for m in analysed(early, apart).moves] == [m.to_json() for m in analysed(early, one).moves]
+    late = (12, 30)
+    same, wider = analysed(late, one), analysed(late, apart)
+    assert [(m.action, m.win_pct, m.loss) for m in same.moves] == [(m.action, m.win_pct, m.loss) for m in wider.moves]
+    pairs = list(zip(widths(wider), widths(same), strict=True))
+    assert all(w > s for (w, _), (s, _) in pairs)
+    assert all(w > s for (_, w), (_, s) in pairs[1:])  # the best move's loss is 0, exactly
+    assert apart.errors_at(state._replace(scores=late)) == (6.0, 6.0) and one.errors_at(state) == (0.5, 0.5)
+
+
 def test_a_move_that_wins_the_game_is_worth_one_hundred_percent():
     # Seat 0 on 38 can make a caída on the 5 the opponent just trailed: 40, the game is won.
     state = make_position(hands=[["5", "K", "2"], ["Q", "J", "3"]], table=["5", "7"], turn=0, trailed="5",
@@ -264,6 +287,19 @@ def test_the_model_error_is_the_least_that_makes_95_percent_of_the_intervals_hol
     # half the moves are exact (nothing hidden, no sampling error) yet miss by 3 points: 3 / 1.96 is needed
     assert covering_sd([3.0] * 10 + [0.0] * 10, [0.0] * 20) == pytest.approx(3 / 1.959964, abs=1e-6)
     assert covering_sd([3.0] + [0.0] * 19, [0.0] * 20) == 0.0  # one miss in twenty is the 5% allowed
+
+
+def test_the_late_moves_get_their_own_model_error_where_each_side_has_enough_of_them():
+    from cuarenta_tutor.analysis.calibrate import APART, _covering_apart
+
+    errors = np.array([0.0] * APART + [3.0] * APART)  # the late half misses by 3 points with no sampling error
+    late = np.array([False] * APART + [True] * APART)
+    early, later = _covering_apart(errors, np.zeros(2 * APART), late)
+    assert early == 0.0 and later == pytest.approx(3 / 1.959964, abs=1e-3)
+    few = late.copy()
+    few[APART:-1] = False  # one late move: both sides take the error of all the moves
+    pooled = _covering_apart(errors, np.zeros(2 * APART), few)
+    assert pooled[0] == pooled[1] > 0
 
 
 def test_references_are_kept_as_they_are_done_and_a_stopped_run_goes_on_from_them(tmp_path):

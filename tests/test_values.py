@@ -156,7 +156,9 @@ def test_each_presets_and_player_counts_table_and_errors_are_found_by_their_rule
     made = HandValues(np.full((TARGET_SCORE, TARGET_SCORE, 4), 0.25), pagat4, hands=3)
     data = with_errors(with_table(shipped, agent.model_id, made), pagat4, {"horizon": "hand", "leaf": "table",
                                                                           "playout": "policy", "value_sd": 1.5,
-                                                                          "loss_sd": 2.5}, "cmd")
+                                                                          "loss_sd": 2.5, "late": {
+                                                                              "value_sd": 3.0, "loss_sd": 4.0}},
+                                                                          "cmd")
     write_sidecar(model_copy, data)
     assert sidecar_problem(model_copy, agent.model_id) is None
     assert for_model(model_copy, agent.model_id, pagat4).table[0, 0, 3] == 0.25
@@ -164,7 +166,7 @@ def test_each_presets_and_player_counts_table_and_errors_are_found_by_their_rule
     custom = Rules().with_options(sum_max_cards=2)
     assert for_model(model_copy, agent.model_id, custom) is None  # no table made for these rules
     measured = settings_for(model_copy, rules=pagat4)
-    assert (measured.value_sd, measured.loss_sd) == (1.5, 2.5)
+    assert (measured.value_sd, measured.loss_sd, measured.late_value_sd, measured.late_loss_sd) == (1.5, 2.5, 3.0, 4.0)
     assert settings_for(model_copy).loss_sd == shipped["errors"]["loss_sd"]  # standard 1 v 1's own
     assert settings_for(model_copy, rules=custom).loss_sd == 0.0  # no errors measured there
     again = with_table(data, agent.model_id, HandValues(made.table * 2, pagat4, hands=4))  # rebuilt: replaces it

@@ -7,7 +7,8 @@ fitting positions (the criterion `bench analysis` checks on positions of other s
                                                 [--positions N] [--seed S] [--model PATH] [--table-only]
 
 builds the table of those rules (unless the sidecar already has one for this model and these hand counts), then
-measures the error with it; the shipped model's is models/cuarenta-a2c-lstm.analysis.json. Standard 1 v 1's table
+measures the error with it (apart before and from analyse.LATE_SCORE, where it is larger: `late`); the shipped
+model's is models/cuarenta-a2c-lstm.analysis.json. Standard 1 v 1's table
 and errors are at the top of the sidecar; every other preset's and 2 v 2's are in its "variants" (values.entries).
 The analysis values its playouts with the table and adds the error to its sampling error, so its intervals hold the
 reference (`bench analysis` checks it on positions from other seeds).
@@ -30,7 +31,7 @@ from ..core.observations import compiled_agent
 from ..engine import PLAYER_COUNTS, Rules
 from ..engine.rules import PRESETS, preset, preset_name
 from ..records import FileError, read_json, write_atomic
-from .analyse import INTERACTIVE, Z95, Settings, analyse, standard
+from .analyse import INTERACTIVE, LATE_SCORE, Z95, Settings, analyse, standard
 from .validate import REFERENCE, played_by, playout_of, reference_file, references, sample_positions
 from .values import (
     SIDECAR_BYTES,
@@ -100,9 +101,15 @@ def settings_for(model=None, base: Settings | None = None, rules: Rules | None =
             return base
         if errors["leaf"] == "table" and for_model(path, model_id, rules or Rules()) is None:
             return base
-        return replace(base, value_sd=float(errors["value_sd"]), loss_sd=float(errors["loss_sd"]))
+        late = errors.get("late") or {}
+        return replace(base, value_sd=float(errors["value_sd"]), loss_sd=float(errors["loss_sd"]),
+                       late_value_sd=_number(late.get("value_sd")), late_loss_sd=_number(late.get("loss_sd")))
     except (KeyError, TypeError, ValueError):
         return base
+
+
+def _number(value) -> float | None:
+    return None if value is None else float(value)
 
 
 def _sampling_sd(low: float, high: float) -> float:
@@ -127,6 +134,20 @@ def covering_sd(errors, variances, share: float = 0.95) -> float:
     return high
 
 
+APART = 40
+"""Moves each side of LATE_SCORE needs for its own error; with fewer, both sides take the error of all the moves."""
+
+
+def _covering_apart(errors: np.ndarray, variances: np.ndarray, late: np.ndarray) -> tuple[float, float]:
+    """covering_sd of the moves before LATE_SCORE and of those from it, each its own, or both that of all the moves
+    where either side has fewer than APART."""
+    if min(late.sum(), (~late).sum()) < APART:
+        both = round(covering_sd(errors, variances), 3)
+        return both, both
+    return (round(covering_sd(errors[~late], variances[~late]), 3),
+            round(covering_sd(errors[late], variances[late]), 3))
+
+
 FIT_REFERENCE = REFERENCE
 """The fit's reference: the bench's. (With 1024 worlds its own noise hid the model error: the intervals fitted
 to it held only 67% of the 4096-world reference's values on the bench.)"""
@@ -135,27 +156,37 @@ to it held only 67% of the 4096-world reference's values on the bench.)"""
 def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, progress=None,
         rules: Rules | None = None) -> dict:
     """Measure the error of the interactive settings (with the model's sidecar as it is) against the deep
-    reference on `positions` of games under `rules` (default standard 1 v 1)."""
+    reference on `positions` of games under `rules` (default standard 1 v 1): the model error before LATE_SCORE
+    (value_sd, loss_sd) and from it (late), each the least that holds 95% of its own moves (_covering_apart)."""
     agent = compiled_agent(OnnxPolicy(model))
     quick_settings = replace(INTERACTIVE, budget_s=0, min_worlds=INTERACTIVE.worlds)
     found = sample_positions(positions, seed, model, rules)
     quick = [analyse(state, agent, quick_settings, memory=memory) for state, memory in found]
     truths = references(found, FIT_REFERENCE, model, jobs, progress, keep=reference_file())
     value_err, value_var, loss_err, loss_var = [], [], [], []
-    for result, truth in zip(quick, truths, strict=True):
+    value_late, loss_late = [], []
+    for (state, _), result, truth in zip(found, quick, truths, strict=True):
         deep_best = max(truth.values(), key=lambda m: m.win_pct).action
+        late = max(state.scores) >= LATE_SCORE
         for move in result.moves:
             deep = truth[move.action]
             value_err.append(move.win_pct - deep.win_pct)
             value_var.append(_sampling_sd(*move.ci95) ** 2)
+            value_late.append(late)
             if move.action != result.best.action and move.action != deep_best:
                 loss_err.append(move.loss - deep.loss)
                 loss_var.append(_sampling_sd(*move.loss_ci95) ** 2)
+                loss_late.append(late)
     value_err, loss_err = np.array(value_err), np.array(loss_err)
+    value_var, loss_var = np.array(value_var), np.array(loss_var)
+    value_late, loss_late = np.array(value_late, bool), np.array(loss_late, bool)
+    early_value, late_value = _covering_apart(value_err, value_var, value_late)
+    early_loss, late_loss = _covering_apart(loss_err, loss_var, loss_late)
     return {"horizon": quick_settings.horizon, "leaf": quick[0].leaf if quick else None,
             "playout": played_by(quick),
-            "value_sd": round(covering_sd(value_err, value_var), 3),
-            "loss_sd": round(covering_sd(loss_err, loss_var), 3),
+            "value_sd": early_value, "loss_sd": early_loss,
+            "late": {"from": LATE_SCORE, "value_sd": late_value, "loss_sd": late_loss,
+                     "moves": int(value_late.sum())},
             "value_rms": round(math.sqrt(float(np.mean(value_err ** 2))), 3),
             "value_bias": round(float(value_err.mean()), 3),
             "value_mae": round(float(np.abs(value_err).mean()), 3), "positions": len(found),
