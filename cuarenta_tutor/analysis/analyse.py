@@ -54,6 +54,11 @@ counting) the model's error is measured apart: on 180 positions of seed 1001 the
 points rms there (the sampling explaining 1.55), 1.35 before it (all of it sampling)."""
 
 
+def is_late(state: State) -> bool:
+    """Whether a team has LATE_SCORE points or more: where the model's error is measured apart."""
+    return max(state.scores) >= LATE_SCORE
+
+
 @dataclass(frozen=True)
 class Settings:
     """How deep an analysis looks (and the time cap that may cut it short)."""
@@ -103,7 +108,7 @@ class Settings:
 
     def errors_at(self, state: State) -> tuple[float, float]:
         """(value_sd, loss_sd) for a position: the late ones where a team has LATE_SCORE points or more."""
-        if max(state.scores) < LATE_SCORE:
+        if not is_late(state):
             return self.value_sd, self.loss_sd
         return (self.value_sd if self.late_value_sd is None else self.late_value_sd,
                 self.loss_sd if self.late_loss_sd is None else self.late_loss_sd)

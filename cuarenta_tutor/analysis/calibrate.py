@@ -8,10 +8,10 @@ fitting positions (the criterion `bench analysis` checks on positions of other s
 
 builds the table of those rules (unless the sidecar already has one for this model and these hand counts), then
 measures the error with it (apart before and from analyse.LATE_SCORE, where it is larger: `late`); the shipped
-model's is models/cuarenta-a2c-lstm.analysis.json. Standard 1 v 1's table
-and errors are at the top of the sidecar; every other preset's and 2 v 2's are in its "variants" (values.entries).
-The analysis values its playouts with the table and adds the error to its sampling error, so its intervals hold the
-reference (`bench analysis` checks it on positions from other seeds).
+model's is models/cuarenta-a2c-lstm.analysis.json. Standard 1 v 1's table and errors are at the top of the sidecar;
+every other preset's and 2 v 2's are in its "variants" (values.entries). The analysis values its playouts with the
+table and adds the error to its sampling error, so its intervals hold the reference (`bench analysis` checks it on
+positions from other seeds).
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ from ..core.observations import compiled_agent
 from ..engine import PLAYER_COUNTS, Rules
 from ..engine.rules import PRESETS, preset, preset_name
 from ..records import FileError, read_json, write_atomic
-from .analyse import INTERACTIVE, LATE_SCORE, Z95, Settings, analyse, standard
+from .analyse import INTERACTIVE, LATE_SCORE, Z95, Settings, analyse, is_late, standard
+from .classes import interval_sd
 from .validate import REFERENCE, played_by, playout_of, reference_file, references, sample_positions
 from .values import (
     SIDECAR_BYTES,
@@ -112,10 +113,6 @@ def _number(value) -> float | None:
     return None if value is None else float(value)
 
 
-def _sampling_sd(low: float, high: float) -> float:
-    return (high - low) / (2 * Z95)
-
-
 def covering_sd(errors, variances, share: float = 0.95) -> float:
     """The least model error (sd) that, added in quadrature to each error's sampling variance, puts `share`
     of the errors inside their 95% interval. (A mean-square fit is not enough: the sampling variance is
@@ -167,15 +164,15 @@ def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, pr
     value_late, loss_late = [], []
     for (state, _), result, truth in zip(found, quick, truths, strict=True):
         deep_best = max(truth.values(), key=lambda m: m.win_pct).action
-        late = max(state.scores) >= LATE_SCORE
+        late = is_late(state)
         for move in result.moves:
             deep = truth[move.action]
             value_err.append(move.win_pct - deep.win_pct)
-            value_var.append(_sampling_sd(*move.ci95) ** 2)
+            value_var.append(interval_sd(*move.ci95) ** 2)
             value_late.append(late)
             if move.action != result.best.action and move.action != deep_best:
                 loss_err.append(move.loss - deep.loss)
-                loss_var.append(_sampling_sd(*move.loss_ci95) ** 2)
+                loss_var.append(interval_sd(*move.loss_ci95) ** 2)
                 loss_late.append(late)
     value_err, loss_err = np.array(value_err), np.array(loss_err)
     value_var, loss_var = np.array(value_var), np.array(loss_var)

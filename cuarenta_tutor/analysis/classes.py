@@ -32,6 +32,11 @@ Z95 = 1.959964
 _WARN_Z = NormalDist().inv_cdf(1 - WARN_CHANCE)
 
 
+def interval_sd(low: float, high: float) -> float:
+    """The sd behind a 95% interval (low, high) of the analysis."""
+    return (high - low) / (2 * Z95)
+
+
 class Class(StrEnum):
     """The class of a played move; its value is the word records, JSON and the screens carry."""
 
@@ -88,7 +93,7 @@ def classify(loss: float, preset: str = "standard", loss_ci95=None) -> Class:
         return Class.BEST
     inaccuracy, mistake, blunder = THRESHOLDS[preset]
     low = loss if loss_ci95 is None else loss_ci95[0]
-    doubt = 0.0 if loss_ci95 is None else _WARN_Z * max(0.0, loss_ci95[1] - loss_ci95[0]) / (2 * Z95)
+    doubt = 0.0 if loss_ci95 is None else _WARN_Z * max(0.0, interval_sd(*loss_ci95))
     for klass, at, floor in ((Class.BLUNDER, blunder - doubt, mistake), (Class.MISTAKE, mistake - doubt, inaccuracy),
                              (Class.INACCURACY, inaccuracy, 0.0)):
         if loss >= at:
