@@ -204,6 +204,20 @@ def test_save_is_atomic(tmp_path, finished, monkeypatch):
     assert load(path) == changed and sorted(os.listdir(tmp_path)) == [path.name]
 
 
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_a_rewrite_keeps_the_files_permissions_and_a_new_file_gets_the_umasks(tmp_path):
+    # a sidecar rebuilt beside a shared model stays readable by the others who use it (mkstemp's file is 0600)
+    new = record_store.write_atomic(tmp_path / "new.json", "{}")
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert new.stat().st_mode & 0o777 == 0o666 & ~umask
+    kept = tmp_path / "kept.json"
+    kept.write_text("{}")
+    kept.chmod(0o640)
+    record_store.write_atomic(kept, '{"a": 1}')
+    assert kept.stat().st_mode & 0o777 == 0o640 and kept.read_text() == '{"a": 1}'
+
+
 def test_save_without_a_folder_writes_to_the_games_folder(tmp_path, monkeypatch, finished):
     monkeypatch.setenv(DATA_ENV, str(tmp_path))
     path = save(finished[0])

@@ -20,6 +20,8 @@ import platformdirs
 from .reader import read_json
 from .record import GameRecord, RecordError, from_json, result_text, to_json
 
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)  # read once, at import (setting it back at once): os.umask has no read-only form
 DATA_ENV = "CUARENTA_TUTOR_HOME"
 MAX_BYTES = 20 << 20  # a record is tens of kilobytes; a larger file is not one (and is not read into memory)
 
@@ -66,6 +68,7 @@ def write_atomic(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
     try:
+        os.chmod(tmp, _mode_for(path))  # mkstemp's file is private (0600): keep the old file's mode, or a new file's
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
@@ -83,6 +86,14 @@ def write_atomic(path: Path, text: str) -> Path:
     except OSError:
         pass
     return path
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions a rewrite of `path` keeps: its own where it exists, else those open() gives a new file."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_UMASK
 
 
 def clean_leftovers(folder=None, older_than_s: float = 3600.0) -> list[Path]:
