@@ -31,8 +31,8 @@ from ..core.observations import compiled_agent
 from ..engine import PLAYER_COUNTS, Rules
 from ..engine.rules import PRESETS, preset, preset_name
 from ..records import FileError, read_json, write_atomic
-from .analyse import INTERACTIVE, LATE_SCORE, Z95, Settings, analyse, is_late, standard
-from .classes import interval_sd
+from .analyse import INTERACTIVE, LATE_SCORE, Settings, analyse, is_late, standard
+from .classes import Z95, interval_sd
 from .validate import REFERENCE, played_by, playout_of, reference_file, references, sample_positions
 from .values import (
     SIDECAR_BYTES,

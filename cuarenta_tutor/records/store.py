@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -20,8 +20,6 @@ import platformdirs
 from .reader import read_json
 from .record import GameRecord, RecordError, from_json, result_text, to_json
 
-_UMASK = os.umask(0o022)
-os.umask(_UMASK)  # read once, at import (setting it back at once): os.umask has no read-only form
 DATA_ENV = "CUARENTA_TUTOR_HOME"
 MAX_BYTES = 20 << 20  # a record is tens of kilobytes; a larger file is not one (and is not read into memory)
 
@@ -66,16 +64,21 @@ def write_atomic(path: Path, text: str) -> Path:
     the folder where the system allows), so a crash leaves the old file or the new one, never half."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
+    # not mkstemp: its file is private (0600) whatever the umask, and a rewrite would take that mode with it
+    tmp = path.parent / f".{path.stem}.{secrets.token_hex(8)}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)  # the umask applies
     try:
-        os.chmod(tmp, _mode_for(path))  # mkstemp's file is private (0600): keep the old file's mode, or a new file's
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            try:
+                os.chmod(tmp, path.stat().st_mode & 0o7777)  # a rewrite keeps the file's permissions
+            except FileNotFoundError:
+                pass  # a new file: the umask's
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     try:  # make the rename itself durable (POSIX; Windows cannot open a folder)
         dir_fd = os.open(path.parent, os.O_RDONLY)
@@ -86,14 +89,6 @@ def write_atomic(path: Path, text: str) -> Path:
     except OSError:
         pass
     return path
-
-
-def _mode_for(path: Path) -> int:
-    """The permissions a rewrite of `path` keeps: its own where it exists, else those open() gives a new file."""
-    try:
-        return path.stat().st_mode & 0o7777
-    except OSError:
-        return 0o666 & ~_UMASK
 
 
 def clean_leftovers(folder=None, older_than_s: float = 3600.0) -> list[Path]:
