@@ -76,6 +76,25 @@ def test_lanes_cut_at_the_ply_limit_are_valued_by_the_same_critic(monkeypatch, n
     assert np.array_equal(found[0], found[1])
 
 
+@pytest.mark.parametrize("remember", [AGENT.remember, None], ids=["memory graph", "whole model"])
+def test_a_step_split_over_two_threads_gives_the_same_numbers(monkeypatch, remember):
+    """Large network steps run in two threads (the whole model beside the memory graph, or two halves): the same
+    values as one thread, bit for bit."""
+    from cuarenta_tutor.analysis import playout
+
+    state, (h0, c0) = agent_position(4, 6, 5)
+    rng = random.Random(4)
+    worlds = [determinize(state, state.turn, rng) for _ in range(6)]
+    seeds = [rng.randrange(1 << 62) for _ in worlds]
+    found = []
+    for split_from in (1 << 30, 1):
+        monkeypatch.setattr(playout, "SPLIT_STEP_FROM", split_from)
+        playouts = Playouts(AGENT.run, AGENT.hidden, "game", max_plies=12, encoding=AGENT.encoding, remember=remember)
+        found.append(play_worlds(playouts, worlds, legal_actions(state), state.turn, seeds, h0, c0).value)
+    assert not np.isnan(found[0]).any()
+    assert np.array_equal(found[0], found[1])
+
+
 def test_a_graph_made_for_another_model_or_damaged_is_not_used(tmp_path, bare):
     model = tmp_path / "m.onnx"
     shutil.copyfile(bare.path, model)

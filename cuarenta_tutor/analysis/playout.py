@@ -236,11 +236,11 @@ class Playouts:
         lanes.settle(team, self, idx)
 
     def _memory(self, n: int, count: int, seat: int, h0: np.ndarray, c0: np.ndarray) -> tuple:
-        """Every seat's LSTM memory in every lane, [n, lanes, H] each: the analysing seat's `h0`, `c0`, the others'
-        empty."""
-        h = np.zeros((n, count, self.hidden), np.float32)
-        c = np.zeros((n, count, self.hidden), np.float32)
-        h[seat], c[seat] = h0[0, 0], c0[0, 0]
+        """Every seat's LSTM memory in every lane, [lanes, n, H] each (lane-major, seat-minor: the rows of a step in
+        order): the analysing seat's `h0`, `c0`, the others' empty."""
+        h = np.zeros((count, n, self.hidden), np.float32)
+        c = np.zeros((count, n, self.hidden), np.float32)
+        h[:, seat], c[:, seat] = h0[0, 0], c0[0, 0]
         return h, c
 
     def _needed(self, done: np.ndarray, turns: np.ndarray, plies: np.ndarray, seat: int, n: int) -> np.ndarray:
@@ -254,27 +254,38 @@ class Playouts:
     def _step(self, memory: tuple, idx: np.ndarray, obs: np.ndarray, mask: np.ndarray, need: np.ndarray) -> tuple:
         """One batched network step of every seat of lanes `idx` (obs and mask rows lane-major, seat-minor), their
         memory updated in place: (probs, values), read only at the rows `need` marks (with `remember`, the others
-        step only their memory: their probs are 0 and values NaN)."""
+        step only their memory: their probs are 0 and values NaN). Large steps run in two threads (onnxruntime
+        lets go of the GIL): the whole model's rows beside the memory graph's, or two halves of the rows."""
         h, c = memory
-        n, hidden = h.shape[0], self.hidden
-        rows = len(idx) * n
-        hb = h[:, idx].transpose(1, 0, 2).reshape(1, rows, hidden)
-        cb = c[:, idx].transpose(1, 0, 2).reshape(1, rows, hidden)
-        if self.remember is None or need.all():
-            probs, values, h_out, c_out = self.run(obs, mask, hb, cb)
-        else:  # the same numbers, row by row (a row's outputs do not depend on the batch around it)
-            full, rest = np.flatnonzero(need), np.flatnonzero(~need)
-            probs = np.zeros((rows, mask.shape[1]), np.float32)
-            values = np.full(rows, np.nan, np.float32)
-            h_out, c_out = np.empty_like(hb), np.empty_like(cb)
-            probs[full], values[full], h_out[:, full], c_out[:, full] = self.run(obs[full], mask[full], hb[:, full],
-                                                                                 cb[:, full])
-            h_out[:, rest], c_out[:, rest] = self.remember(obs[rest], hb[:, rest], cb[:, rest])
+        rows, hidden = len(idx) * h.shape[1], self.hidden
+        hb, cb = h[idx].reshape(1, rows, hidden), c[idx].reshape(1, rows, hidden)
+        probs = np.zeros((rows, mask.shape[1]), np.float32)
+        values = np.full(rows, np.nan, np.float32)
+        h_out, c_out = np.empty_like(hb), np.empty_like(cb)
+
+        def whole(part):
+            probs[part], values[part], h_out[:, part], c_out[:, part] = self.run(obs[part], mask[part], hb[:, part],
+                                                                                 cb[:, part])
+
+        def memory_only(part):
+            h_out[:, part], c_out[:, part] = self.remember(obs[part], hb[:, part], cb[:, part])
+
+        if self.remember is None or need.all():  # the same numbers either way: a row's outputs do not depend on
+            every = np.arange(rows)               # the batch around it
+            jobs = [(whole, part) for part in np.array_split(every, THREADS if rows >= SPLIT_STEP_FROM else 1)]
+        else:
+            jobs = [(whole, np.flatnonzero(need)), (memory_only, np.flatnonzero(~need))]
+        if len(jobs) > 1 and rows >= SPLIT_STEP_FROM and THREADS > 1:
+            for done in [_pool().submit(job, part) for job, part in jobs]:
+                done.result()
+        else:
+            for job, part in jobs:
+                job(part)
         if self.watch is not None:
             turn = np.flatnonzero(need & (obs[:, 91] == 1))  # slot 91: the seat is on turn
             self.watch(obs[turn], mask[turn], probs[turn])
-        h[:, idx] = h_out.reshape(len(idx), n, hidden).transpose(1, 0, 2)
-        c[:, idx] = c_out.reshape(len(idx), n, hidden).transpose(1, 0, 2)
+        h[idx] = h_out.reshape(len(idx), -1, hidden)
+        c[idx] = c_out.reshape(len(idx), -1, hidden)
         return probs, values
 
     @staticmethod
@@ -298,6 +309,8 @@ THREADS = min(2, os.cpu_count() or 1)
 """Threads the playout policy's plies are shared over (each lane is its own: the numbers do not depend on it)."""
 SPLIT_FROM = 64
 """Fewer open lanes than this are played in one thread (a thread's hand-off costs more than they do)."""
+SPLIT_STEP_FROM = 256
+"""Network steps of fewer rows than this run in one thread."""
 _POOL: list = []
 _POOL_LOCK = threading.Lock()
 
