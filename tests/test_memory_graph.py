@@ -87,6 +87,7 @@ def test_a_step_split_over_two_threads_gives_the_same_numbers(monkeypatch, remem
     worlds = [determinize(state, state.turn, rng) for _ in range(6)]
     seeds = [rng.randrange(1 << 62) for _ in worlds]
     found = []
+    monkeypatch.setattr(playout, "THREADS", 2)  # split even on a one-core machine
     for split_from in (1 << 30, 1):
         monkeypatch.setattr(playout, "SPLIT_STEP_FROM", split_from)
         playouts = Playouts(AGENT.run, AGENT.hidden, "game", max_plies=12, encoding=AGENT.encoding, remember=remember)

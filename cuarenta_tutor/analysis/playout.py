@@ -270,12 +270,14 @@ class Playouts:
         def memory_only(part):
             h_out[:, part], c_out[:, part] = self.remember(obs[part], hb[:, part], cb[:, part])
 
-        if self.remember is None or need.all():  # the same numbers either way: a row's outputs do not depend on
-            every = np.arange(rows)               # the batch around it
-            jobs = [(whole, part) for part in np.array_split(every, THREADS if rows >= SPLIT_STEP_FROM else 1)]
+        # the same numbers however the rows are parted: a row's outputs do not depend on the batch around it
+        threaded = rows >= SPLIT_STEP_FROM and THREADS > 1
+        if self.remember is None or need.all():
+            ends = np.linspace(0, rows, (THREADS if threaded else 1) + 1).astype(int)
+            jobs = [(whole, slice(a, b)) for a, b in zip(ends[:-1], ends[1:], strict=True)]  # slices: views, not copies
         else:
             jobs = [(whole, np.flatnonzero(need)), (memory_only, np.flatnonzero(~need))]
-        if len(jobs) > 1 and rows >= SPLIT_STEP_FROM and THREADS > 1:
+        if threaded:
             for done in [_pool().submit(job, part) for job, part in jobs]:
                 done.result()
         else:
