@@ -289,6 +289,19 @@ def test_the_model_error_is_the_least_that_makes_95_percent_of_the_intervals_hol
     assert covering_sd([3.0] + [0.0] * 19, [0.0] * 20) == 0.0  # one miss in twenty is the 5% allowed
 
 
+def test_the_benchs_coverage_comes_with_an_interval_over_its_positions():
+    from cuarenta_tutor.analysis.validate import coverage_interval
+
+    assert coverage_interval([True] * 12, [k // 4 for k in range(12)]) == [1.0, 1.0]  # nothing missed anywhere
+    # 40 positions of 4 moves, 2 of them missing every move: 95% of the moves, but two positions' luck
+    covered, where = [k >= 8 for k in range(160)], [k // 4 for k in range(160)]
+    low, high = coverage_interval(covered, where)
+    assert low < 0.95 < high and 0.86 < low and high == 1.0
+    # the same misses spread over 8 positions, one each, are a surer share: the interval is narrower
+    spread = [k % 20 != 0 for k in range(160)]
+    assert coverage_interval(spread, where)[0] > low
+
+
 def test_the_late_moves_get_their_own_model_error_where_each_side_has_enough_of_them():
     from cuarenta_tutor.analysis.calibrate import APART, _covering_apart
 

@@ -189,13 +189,14 @@ def validate(positions: int = 40, seed: int = 1, settings: Settings | None = Non
             analyse(state, agent, replace(settings, playout="network"), memory=memory)
             network_times.append(1000 * (time.perf_counter() - start))
     truths = references(found, reference, model, jobs, progress, keep=reference_file())
-    errors, covered = [], []
+    errors, covered, where = [], [], []
     big_losses = flagged_big = flagged = false_alarms = 0
-    for result, truth in zip(quick, truths, strict=True):
+    for k, (result, truth) in enumerate(zip(quick, truths, strict=True)):
         for move in result.moves:
             win, loss = truth[move.action].win_pct, truth[move.action].loss
             errors.append(move.win_pct - win)
             covered.append(move.ci95[0] <= win <= move.ci95[1])
+            where.append(k)
             is_flagged = classify(move.loss, loss_ci95=move.loss_ci95).is_mistake_or_worse
             flagged += is_flagged
             false_alarms += is_flagged and loss < 5
@@ -205,6 +206,7 @@ def validate(positions: int = 40, seed: int = 1, settings: Settings | None = Non
     errors = np.array(errors)
     return {"positions": len(found), "moves": len(errors), "mae_win_pct": round(float(np.abs(errors).mean()), 2),
             "bias_win_pct": round(float(errors.mean()), 2), "ci_coverage": round(float(np.mean(covered)), 3),
+            "ci_coverage_ci95": coverage_interval(covered, where),
             "reference_big_losses": big_losses,
             "mistake_recall": round(flagged_big / big_losses, 3) if big_losses else None,
             "flagged": flagged, "false_alarm_rate": round(false_alarms / flagged, 3) if flagged else None,
@@ -215,6 +217,24 @@ def validate(positions: int = 40, seed: int = 1, settings: Settings | None = Non
             "hint_worlds_min": min((r.worlds for r in quick if not r.known), default=None),
             "leaf": quick[0].leaf if quick else None, "playout": played_by(quick) if quick else None,
             "settings": settings.to_json(), "reference": reference.to_json()}
+
+
+COVERAGE_DRAWS = 2000
+
+
+def coverage_interval(covered, position_of, draws: int = COVERAGE_DRAWS, seed: int = 0) -> list[float]:
+    """A 95% interval of the share of intervals that hold (`covered`, one per move; `position_of`, each move's
+    position), by drawing the positions again with replacement: a position's moves miss or hold together (they share
+    its worlds and its game's score), so the share over 40 positions is less certain than its 150-odd moves suggest."""
+    covered, position_of = np.asarray(covered, float), np.asarray(position_of)
+    if not len(covered):
+        return [0.0, 0.0]
+    positions = np.unique(position_of)
+    held = np.array([covered[position_of == p].sum() for p in positions])
+    moves = np.array([(position_of == p).sum() for p in positions])
+    picks = np.random.default_rng(seed).integers(0, len(positions), size=(draws, len(positions)))
+    shares = held[picks].sum(axis=1) / moves[picks].sum(axis=1)
+    return [round(float(np.percentile(shares, 2.5)), 3), round(float(np.percentile(shares, 97.5)), 3)]
 
 
 def accuracy_of(player: str, games: int, seed: int, settings: Settings, model=None,
