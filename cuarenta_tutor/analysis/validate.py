@@ -220,6 +220,7 @@ def validate(positions: int = 40, seed: int = 1, settings: Settings | None = Non
 
 
 COVERAGE_DRAWS = 2000
+"""Draws of the positions behind `ci_coverage_ci95`."""
 
 
 def coverage_interval(covered, position_of, draws: int = COVERAGE_DRAWS, seed: int = 0) -> list[float]:
