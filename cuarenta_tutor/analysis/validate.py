@@ -230,10 +230,9 @@ def coverage_interval(covered, position_of, draws: int = COVERAGE_DRAWS, seed: i
     covered, position_of = np.asarray(covered, float), np.asarray(position_of)
     if not len(covered):
         return [0.0, 0.0]
-    positions = np.unique(position_of)
-    held = np.array([covered[position_of == p].sum() for p in positions])
-    moves = np.array([(position_of == p).sum() for p in positions])
-    picks = np.random.default_rng(seed).integers(0, len(positions), size=(draws, len(positions)))
+    _, index = np.unique(position_of, return_inverse=True)
+    held, moves = np.bincount(index, weights=covered), np.bincount(index)
+    picks = np.random.default_rng(seed).integers(0, len(moves), size=(draws, len(moves)))
     shares = held[picks].sum(axis=1) / moves[picks].sum(axis=1)
     return [round(float(np.percentile(shares, 2.5)), 3), round(float(np.percentile(shares, 97.5)), 3)]
 
