@@ -1,6 +1,6 @@
 """The analysis gives the same numbers on either core (CUARENTA_TUTOR_CORE=python|fast) for the same worlds: every
 horizon, 1 v 1 and 2 v 2, a hand table's leaf and the critic's, the playouts played by the network or the model's
-playout policy, across deals and hands."""
+playout policy (near the end after the network's first plies), across deals and hands."""
 
 import random
 from dataclasses import replace
@@ -37,6 +37,16 @@ def test_either_core_gives_the_same_analysis(monkeypatch, players, plies, horizo
     assert core.fast()
     assert python.moves == fast.moves
     assert (python.worlds, python.leaf, python.known, python.playout) == (fast.worlds, fast.leaf, fast.known, playout)
+
+
+@pytest.mark.parametrize("players, plies", [(2, 7), (4, 6)])
+def test_either_core_gives_the_same_analysis_near_the_end(monkeypatch, players, plies):
+    # the other team 2 points from winning: the network plays the first plies, the policy the rest (analyse.py)
+    state, memory = agent_position(players, plies, plies)
+    other = 1 - state.team_of(state.turn)
+    state = state._replace(scores=tuple(38 if team == other else 30 for team in (0, 1)))
+    python, fast = both(monkeypatch, state, memory, replace(fixed(6), round_worlds=3))
+    assert python.moves == fast.moves and python.playout == fast.playout == "policy"
 
 
 def test_the_hand_tables_simulation_is_the_same_on_either_core(monkeypatch):

@@ -5,6 +5,7 @@ no network step then), errors measured with the network are not taken for its, a
 import json
 import math
 import random
+import sys
 from dataclasses import replace
 
 import numpy as np
@@ -113,25 +114,33 @@ def test_the_analysis_plays_the_policy_where_the_table_ends_the_hand_and_the_net
     assert [m.win_pct for m in other.moves] != [m.win_pct for m in policy.moves]  # the weights are what plays
 
 
-def test_the_network_plays_where_every_card_is_known_and_where_the_other_team_is_about_to_win(model_copy):
+def test_the_network_plays_where_every_card_is_known_and_the_first_plies_where_the_other_team_is_about_to_win(
+        model_copy, monkeypatch):
     # the policy's line is far from the network's there (analyse.NETWORK_WITHIN); everywhere else it plays
-    from cuarenta_tutor.analysis.analyse import NETWORK_WITHIN
+    from cuarenta_tutor.analysis.analyse import NETWORK_PLIES, NETWORK_WITHIN
     from cuarenta_tutor.analysis.validate import played_by
     from cuarenta_tutor.engine import TARGET_SCORE, knows_every_card
 
     agent = with_policy(model_copy, PlayoutPolicy(HIDDEN, params(linear=np.eye(N_FEATURES)[9])))
+    calls = counted(agent)
     state, memory = agent_position(2, 3, 11)
     mine, other = state.team_of(state.turn), 1 - state.team_of(state.turn)
 
-    def played(at: dict) -> str:
+    def played(at: dict):
         scores = [0, 0]
         for team, score in at.items():
             scores[team] = score
-        return analyse(state._replace(scores=tuple(scores)), agent, fixed(8), memory=memory).playout
+        calls.clear()
+        result = analyse(state._replace(scores=tuple(scores)), agent, fixed(8), memory=memory)
+        return result.playout, len(calls), [m.win_pct for m in result.moves]
 
     near = TARGET_SCORE - NETWORK_WITHIN
-    assert played({other: near}) == "network" and played({other: near + 2, mine: 20}) == "network"
-    assert played({other: near - 1}) == "policy" and played({mine: near + 2, other: near - 1}) == "policy"
+    playout, steps, network_first = played({other: near})
+    assert (playout, steps) == played({other: near + 2, mine: 20})[:2] == ("policy", NETWORK_PLIES)  # a step a ply
+    assert played({other: near - 1})[:2] == played({mine: near + 2, other: near - 1})[:2] == ("policy", 0)
+    monkeypatch.setattr(sys.modules["cuarenta_tutor.analysis.analyse"], "NETWORK_PLIES", 0)
+    assert played({other: near})[1:] != (0, network_first)  # the network's plies are what changed the numbers
+    assert played({other: near})[1] == 0
     last, last_memory = agent_position(2, 32, 11)  # the last deal of the first hand: every card known
     assert knows_every_card(last) and max(last.scores) < near
     known = analyse(last, agent, fixed(8), memory=last_memory)

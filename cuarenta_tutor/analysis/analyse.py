@@ -11,7 +11,8 @@ analysis says it was cut (`Analysis.cut`). Where the seat knows every card (the 
 world is the true one: while its lanes stay in that hand it plays that one alone, with no sampling error (lanes
 that deal the next hands still sample worlds). The playout policy (policy.py) plays the playouts where a table
 values the hand's end, except where it misjudges the line: where every card is known (one world: the network's own
-line is cheap) and where the other team is within NETWORK_WITHIN points of winning (the network plays them).
+line is cheap, and plays it) and where the other team is within NETWORK_WITHIN points of winning (the network plays
+the first NETWORK_PLIES plies there).
 
 The worlds are drawn from a seed made of the settings' seed and what the seat knows of the position
 (`world_seed`: its hand, the table, the piles, the cards played, the scores, the hand sizes, the ply; never a card
@@ -41,11 +42,18 @@ from .playout import Playouts, play_worlds
 from .values import for_model, policy_for
 
 NETWORK_WITHIN = 4
-"""Where the other team is this many points or fewer from winning, the network plays the playouts, not the playout
-policy: there the policy's line is far from the network's (on 240 positions of agent-vs-expert games with the other
-team at 36 or more, its values were off the 4096-world reference by 5.6 win-% points rms and up to 29, the
-network's by 1.3; elsewhere 1.4 and 1.3). 13 of 160 such positions; their hints took 223-281 ms median, the
-policy's 46-55, and over all 160 the p95 was 175-214 ms (policy alone 153-157)."""
+"""Where the other team is this many points or fewer from winning, the network plays the playouts' first
+NETWORK_PLIES plies, not the playout policy: there the policy's line is far from the network's (on 240 positions of
+agent-vs-expert games with the other team at 36 or more, its values were off the 4096-world reference by 5.6 win-%
+points rms and up to 29, the network's by 1.3; elsewhere 1.4 and 1.3)."""
+NETWORK_PLIES = 6
+"""The plies the network plays near the end (NETWORK_WITHIN) before the policy plays on: the replies that can end
+the game. On the 105 such positions of the four presets x 1 v 1 and 2 v 2 (of the fit's and the bench's positions,
+391 moves, against their kept 4096-world references), off by (value, loss, rms win-% points): the network to the hand's
+end 2.10 and 1.87, the policy 3.38 and 3.40, the network's first 2 plies 2.38 and 1.94, 4 plies 2.25 and 1.95, 6 plies
+2.11 and 1.79 (1 v 1: 2.17 and 1.78, the network 1.88 and 1.70; 2 v 2: 2.08 and 1.79, the network 2.21 and 1.95); their
+hints took 237 ms median and 454 ms at the 90th percentile with 6 plies, 555 and 1,175 with the network (both beside
+a two-process calibration)."""
 
 
 LATE_SCORE = 30
@@ -182,7 +190,8 @@ class Analysis:
     cut: bool = False
     """The time cap (settings.budget_s) stopped it before its worlds were done: `worlds` is fewer than planned."""
     playout: str = "network"
-    """Who played the playouts: "policy" (the model's playout policy) or "network"."""
+    """Who played the playouts: "policy" (the model's playout policy; near the end after the network's first
+    NETWORK_PLIES plies) or "network"."""
 
     @property
     def where(self) -> str:
@@ -252,14 +261,15 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     every_card = knows_every_card(state)
     # the playout policy plays where the table ends the hand, but the network where the policy's line is far from its
     # own: with every card known (one world: cheap; the policy's one line was 17 points off on a move, with nothing to
-    # average it) and with the other team NETWORK_WITHIN points from winning
+    # average it), and the first plies with the other team NETWORK_WITHIN points from winning
     near_end = TARGET_SCORE - state.scores[1 - state.team_of(seat)] <= NETWORK_WITHIN
     policy = policy_for(agent.path, agent.model_id) if hand_values and settings.playout == "policy" and \
-        not every_card and not near_end else None
+        not every_card else None
     playouts = Playouts(agent.run, agent.hidden, settings.horizon, leaf=hand_values.win if hand_values else None,
                         leaf_error=hand_values.error if hand_values else None, encoding=agent.encoding,
                         remember=getattr(agent, "remember", None), policy=policy,
-                        leaf_rows=hand_values.rows if hand_values else None)
+                        leaf_rows=hand_values.rows if hand_values else None,
+                        network_plies=NETWORK_PLIES if near_end else None)
     playouts.watch = watch
     values: list[list[float]] = [[] for _ in legal]
     points: list[list[float]] = [[] for _ in legal]

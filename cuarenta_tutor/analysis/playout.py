@@ -9,12 +9,14 @@ rules, else by the critic after the next hand's first deal. Deals come from each
 so every move of a world meets the same cards.
 
 Where a table values the hand's end and the model has a playout policy (policy.py), that policy chooses every
-seat's move instead of the network: no memory and no network step, the compiled lanes shared over two threads.
+seat's move instead of the network: no memory and no network step, the compiled lanes shared over two threads. With
+`network_plies` the network plays each lane's first plies and the policy the rest (near the game's end: analyse.py).
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -84,7 +86,7 @@ class Playouts:
     they stop after that deal and the critic values them."""
 
     def __init__(self, run, hidden: int, horizon: str = "deal", max_plies: int = 400, leaf=None, leaf_error=None,
-                 encoding: int = ENCODING_VERSION, remember=None, policy=None, leaf_rows=None):
+                 encoding: int = ENCODING_VERSION, remember=None, policy=None, leaf_rows=None, network_plies=None):
         if horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, not {horizon!r}")
         self.run, self.hidden, self.horizon, self.max_plies = run, hidden, horizon, max_plies
@@ -103,6 +105,9 @@ class Playouts:
         self.policy = policy if self.leaf is not None else None
         """The playout policy (analysis/policy.py) that chooses every seat's move instead of the network, where a leaf
         values the hand's end (no critic is read then); None: the network plays."""
+        self.network_plies = network_plies if self.policy is not None else None
+        """With a policy: the network plays each lane's first this many plies (every seat's memory stepped from the
+        lane's start), then the policy the rest; None: the policy plays every ply."""
         self.watch = None
         """`watch(obs, mask, probs)`: each network step's rows of seats on turn (training/distil.py collects them)."""
 
@@ -127,15 +132,25 @@ class Playouts:
         for lane in lanes:
             self._settle(lane, team)
         open_ = [i for i, lane in enumerate(lanes) if lane.value is None]
+        if self.policy is None or self.network_plies:
+            open_ = self._network(lanes, open_, seat, n, team, h0, c0)
         if self.policy is not None:
             features = functools.partial(move_features, version=self.encoding)
             while open_:
                 for i in open_:
                     self._advance(lanes[i], self.policy.choose(lanes[i].state, features), team)
                 open_ = [i for i in open_ if lanes[i].value is None]
-            return
+
+    def _plies(self):
+        """The network's plies: all of them without a policy, else its first `network_plies`."""
+        return itertools.count() if self.policy is None else range(self.network_plies)
+
+    def _network(self, lanes: list[Lane], open_: list, seat: int, n: int, team: int, h0, c0) -> list:
+        """The network's plies of `play` on lanes `open_`: those still open after them."""
         memory = self._memory(n, len(lanes), seat, h0, c0)
-        while open_:
+        for _ in self._plies():
+            if not open_:
+                break
             rows = len(open_) * n
             obs = np.zeros((rows, self.width), np.float32)
             mask = np.ones((rows, N_ACTIONS), dtype=bool)
@@ -162,6 +177,7 @@ class Playouts:
                 if lane.value is None:
                     still.append(i)
             open_ = still
+        return open_
 
     def _advance(self, lane: Lane, action: int, team: int) -> None:
         """Play `action` in the lane (and the deal it brings), keeping what the analysis reads of it."""
@@ -177,16 +193,14 @@ class Playouts:
     def play_rows(self, lanes: RowLanes, seat: int, h0: np.ndarray, c0: np.ndarray) -> None:
         """`play` on the compiled core: the same steps, the same network calls and the same numbers, over lane
         rows (RowLanes) instead of Lane values."""
-        from ..core.encode import encode_lanes
-
-        count = len(lanes.rows)
-        if not count:
+        if not len(lanes.rows):
             return
-        core_rules, tail = lanes.core_rules, lanes.tail
         n = lanes.rules.players
         team = seat & 1
         lanes.settle(team, self)
         open_ = np.flatnonzero(np.isnan(lanes.value))
+        if self.policy is None or self.network_plies:
+            open_ = self._network_rows(lanes, open_, seat, n, team, h0, c0)
         if self.policy is not None:
             while len(open_):
                 parts = np.array_split(open_, THREADS) if len(open_) >= SPLIT_FROM else [open_]
@@ -194,13 +208,19 @@ class Playouts:
                 lanes.deal_new_hands(open_, team)
                 lanes.settle(team, self, open_)
                 open_ = open_[np.isnan(lanes.value[open_])]
-            return
-        memory = self._memory(n, count, seat, h0, c0)
-        while len(open_):
+
+    def _network_rows(self, lanes: RowLanes, open_: np.ndarray, seat: int, n: int, team: int, h0, c0) -> np.ndarray:
+        """The network's plies of `play_rows` on lanes `open_`: those still open after them."""
+        from ..core.encode import encode_lanes
+
+        memory = self._memory(n, len(lanes.rows), seat, h0, c0)
+        for _ in self._plies():
+            if not len(open_):
+                break
             rows = len(open_) * n
             obs = np.zeros((rows, self.width), np.float32)
             mask = np.ones((rows, N_ACTIONS), dtype=bool)
-            encode_lanes(lanes.rows, open_, core_rules, tail, obs, mask)
+            encode_lanes(lanes.rows, open_, lanes.core_rules, lanes.tail, obs, mask)
             done = lanes.at_horizon(open_, self.horizon)
             need = self._needed(done, lanes.rows[open_, TURN], lanes.plies[open_], seat, n)
             probs, values = self._step(memory, open_, obs, mask, need)
@@ -214,6 +234,7 @@ class Playouts:
             long = moving[np.isnan(lanes.value[moving]) & (lanes.plies[moving] >= self.max_plies)]
             lanes.value[long] = critic[going][np.isin(moving, long)]
             open_ = moving[np.isnan(lanes.value[moving])]
+        return open_
 
     def _policy_ply(self, lanes: RowLanes, idx: np.ndarray, team: int) -> None:
         """The playout policy's move played in lanes `idx` (compiled, the GIL released: `idx` is a share of the lanes,

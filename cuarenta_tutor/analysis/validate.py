@@ -158,13 +158,13 @@ def _rows(text: str) -> dict:
 
 def playout_of(settings: Settings, path, model_id: str) -> str:
     """Who plays the playouts of an analysis by `settings` with the model at `path` where its table values the hands'
-    ends (Analysis.playout; the network still plays known and near-win positions: played_by)."""
+    ends (Analysis.playout; the network still plays known positions, and near-win ones' first plies: played_by)."""
     return "policy" if settings.playout == "policy" and policy_for(path, model_id) is not None else "network"
 
 
 def played_by(results) -> str:
     """Who played the playouts of analyses by one settings: "policy" where it played any (the network plays those
-    of known positions and of the other team's last points, analyse.NETWORK_WITHIN), else "network"."""
+    of known positions), else "network"."""
     return "policy" if any(r.playout == "policy" for r in results) else "network"
 
 
