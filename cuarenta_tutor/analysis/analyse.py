@@ -50,7 +50,7 @@ NETWORK_PLIES = 6
 """The plies the network plays near the end (NETWORK_WITHIN) before the policy plays on: the replies that can end
 the game. On the 105 such positions of the four presets x 1 v 1 and 2 v 2 (of the fit's and the bench's positions,
 391 moves, against their kept 4096-world references), off by (value, loss, rms win-% points): the network to the hand's
-end 2.10 and 1.87, the policy 3.38 and 3.40, the network's first 2 plies 2.38 and 1.94, 4 plies 2.25 and 1.95, 6 plies
+end 2.10 and 1.87, the policy 3.37 and 3.40, the network's first 2 plies 2.38 and 1.94, 4 plies 2.25 and 1.95, 6 plies
 2.11 and 1.79 (1 v 1: 2.17 and 1.78, the network 1.88 and 1.70; 2 v 2: 2.08 and 1.79, the network 2.21 and 1.95); their
 hints took 237 ms median and 454 ms at the 90th percentile with 6 plies, 555 and 1,175 with the network (both beside
 a two-process calibration)."""
