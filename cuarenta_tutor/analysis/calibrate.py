@@ -50,7 +50,7 @@ FIT_SEED = 1001
 """Positions for fitting come from these games; `bench analysis` measures on others (seed 1)."""
 HANDS = 400
 """Hands simulated from each score for a new hand-value table (a table there is rebuilt only when --hands names
-another count: the shipped 1 v 1 tables and standard and pagat 2 v 2's have 1600, the other 2 v 2 ones 400 so far)."""
+another count: every shipped table has 1600 but quito_todo_dos 2 v 2's, 400 so far)."""
 TABLE_SEED = 5
 """The seed of those hands (the shipped table's)."""
 
