@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 from functools import lru_cache
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -94,11 +95,23 @@ class HandValues:
 def simulate(agent, rules: Rules, starts: list, hands: int, seed: int) -> list[list]:
     """Per start (scores, dealer), the outcomes of `hands` hands the agent plays against itself: the
     winning team (an int) or the (scores, next dealer) the hand ended on."""
+    return play_hands(agent, rules, starts, deal_seeds(len(starts), hands, seed))
+
+
+def deal_seeds(starts: int, hands: int, seed: int) -> list[list[int]]:
+    """The cards of `simulate`'s hands: per start, a seed a hand (drawn in order, so a share of the starts played
+    elsewhere with its own seeds gives the numbers it gives here)."""
     rng = random.Random(seed)
+    return [[rng.randrange(1 << 62) for _ in range(hands)] for _ in range(starts)]
+
+
+def play_hands(agent, rules: Rules, starts: list, seeds: list[list[int]]) -> list[list]:
+    """`simulate` with the hands' seeds given (deal_seeds): per start, its hands' outcomes. A lane's outcome does
+    not depend on the lanes played beside it."""
     lanes = []
-    for k, (scores, dealer) in enumerate(starts):
-        for _ in range(hands):
-            cards = Dealer(rng.randrange(1 << 62))
+    for k, ((scores, dealer), hands) in enumerate(zip(starts, seeds, strict=True)):
+        for hand_seed in hands:
+            cards = Dealer(hand_seed)
             state = cards.start(rules, dealer, scores)[0]
             lanes.append(Lane(state, cards, k, 0, hand_no=state.hand_no))
     playouts = Playouts(agent.run, agent.hidden, "hand", leaf=lambda state, team: 0.5, encoding=agent.encoding,
@@ -164,10 +177,11 @@ def solve(outcomes: dict, players: int) -> np.ndarray:
 
 
 def build(agent, rules: Rules | None = None, hands: int = 200, seed: int = 0, batch: int = 40,
-          progress=None, keep: Path | None = None) -> HandValues:
+          progress=None, keep: Path | None = None, jobs: int = 1) -> HandValues:
     """Simulate `hands` hands from every score reached from 0-0 (breadth first), then solve. With `keep`, the
     outcomes so far are written there after each batch, and a run of the same model, rules, hands and seed goes on
-    from them (the same table as a run never stopped)."""
+    from them (the same table as a run never stopped). With `jobs` above 1, each batch's starts are shared over
+    that many processes (the same table: each start's hands have their seeds, deal_seeds)."""
     rules = rules or Rules()
     outcomes: dict = {}
     todo = [((0, 0), d) for d in range(rules.players)]
@@ -177,22 +191,57 @@ def build(agent, rules: Rules | None = None, hands: int = 200, seed: int = 0, ba
     if keep is not None:
         outcomes, todo, round_no = _resume(keep, identity, outcomes, todo, round_no)
     seen = set(outcomes) | set(todo)
-    while todo:
-        chunk, todo = todo[:batch], todo[batch:]
-        results = simulate(agent, rules, chunk, hands, seed * 1_000_003 + round_no)
-        round_no += 1
-        for start, found in zip(chunk, results, strict=True):
-            outcomes[start] = found
-            for r in found:
-                if not isinstance(r, int) and r not in seen:
-                    seen.add(r)
-                    todo.append(r)
-        if keep is not None:
-            _checkpoint(keep, identity, outcomes, todo, round_no)
-        if progress:
-            progress(len(outcomes), len(outcomes) + len(todo))
+    with _Sharing(agent, rules, jobs) as shared:
+        while todo:
+            chunk, todo = todo[:batch], todo[batch:]
+            results = shared.play(chunk, deal_seeds(len(chunk), hands, seed * 1_000_003 + round_no))
+            round_no += 1
+            for start, found in zip(chunk, results, strict=True):
+                outcomes[start] = found
+                for r in found:
+                    if not isinstance(r, int) and r not in seen:
+                        seen.add(r)
+                        todo.append(r)
+            if keep is not None:
+                _checkpoint(keep, identity, outcomes, todo, round_no)
+            if progress:
+                progress(len(outcomes), len(outcomes) + len(todo))
     table = solve(outcomes, rules.players)
     return HandValues(table, rules, hands, standard_errors(outcomes, table), seed)
+
+
+class _Sharing:
+    """`build`'s hands played here (jobs 1), or shared over `jobs` spawned processes, each with the agent's model
+    loaded once (parallel.agent_for): a batch's starts in contiguous shares, their outcomes in order."""
+
+    def __init__(self, agent, rules: Rules, jobs: int):
+        self.agent, self.rules, self.jobs, self.pool = agent, rules, max(1, jobs), None
+
+    def __enter__(self):
+        if self.jobs > 1:
+            from .parallel import _spawn_pool
+
+            self.pool = _spawn_pool(self.jobs)
+        return self
+
+    def __exit__(self, *exc):
+        if self.pool is not None:
+            self.pool.terminate()
+
+    def play(self, starts: list, seeds: list[list[int]]) -> list[list]:
+        if self.pool is None or len(starts) < 2:
+            return play_hands(self.agent, self.rules, starts, seeds)
+        cuts = np.linspace(0, len(starts), min(self.jobs, len(starts)) + 1).astype(int)
+        shares = [(str(self.agent.path), self.rules, starts[a:b], seeds[a:b]) for a, b in pairwise(cuts)]
+        return [found for part in self.pool.map(_play_share, shares) for found in part]
+
+
+def _play_share(share) -> list[list]:
+    """A worker's share of a batch: play_hands with the model at the path given (loaded once per process)."""
+    from .parallel import agent_for
+
+    path, rules, starts, seeds = share
+    return play_hands(agent_for(path), rules, starts, seeds)
 
 
 def _start(item) -> tuple:
