@@ -148,3 +148,18 @@ def test_the_networks_observation_never_waits_for_another_threads_load(monkeypat
     finally:
         loader.cancel()
         core._WARMED.set()
+
+
+def test_the_warm_compiles_the_networks_observation_so_its_first_decision_compiles_nothing():
+    from cuarenta_tutor.agents.onnx_policy import OnnxPolicy
+    from cuarenta_tutor.core.encode import encode_seat
+    from cuarenta_tutor.core.observations import compiled_agent
+
+    core.warm()  # done once per test process (conftest): what a fresh install's app warms at start
+    compiled = list(encode_seat.signatures)
+    agent = compiled_agent(OnnxPolicy())
+    for rules in (preset("standard"), preset("pagat", players=4)):
+        state = Dealer(5).start(rules)[0]
+        agent.reset(state.turn)
+        assert agent.decide(state).action in legal_actions(state)
+    assert compiled and encode_seat.signatures == compiled  # a new type here would be compiled at a first move

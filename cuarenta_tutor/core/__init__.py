@@ -159,13 +159,16 @@ def _warm_play() -> None:
 
 
 def _warm_encode() -> None:
-    """Compile the playouts' observation batch, as _warm_play does the steps."""
+    """Compile the playouts' observation batch, as _warm_play does the steps, and one seat's observation with its
+    move features (the network's decisions: observations.encode_one), on a real position."""
     import numpy as np
 
-    from .encode import encode_lanes, rules_tail
-    from .layout import WIDTH
+    from ..engine import Dealer
+    from .encode import encode_lanes, encode_seat, rules_tail
+    from .layout import WIDTH, rules_of, to_row
 
     rules, core_rules = _rules()
+    encode_seat(to_row(Dealer(0).start(rules)[0]), rules_of(rules), rules_tail(rules), 0, np.zeros(636, np.float32))
     rows = np.zeros((1, WIDTH), np.int32)
     encode_lanes(rows, np.zeros(0, np.int64), core_rules, rules_tail(rules), np.zeros((0, 636), np.float32),
                  np.zeros((0, 53), np.bool_))
