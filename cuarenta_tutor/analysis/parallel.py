@@ -11,25 +11,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
-from ..agents.onnx_policy import OnnxPolicy, default_model_path
-from ..core.observations import compiled_agent
 from .analyse import Analysis, Settings, verdict
-
-_AGENTS: dict = {}
-
-
-def agent_for(model) -> OnnxPolicy:
-    """The model's agent (None: the shipped one), loaded once per process (again when the file changes)."""
-    path = Path(model) if model else default_model_path()
-    try:
-        key = (str(path), path.stat().st_mtime_ns)
-    except OSError:
-        return compiled_agent(OnnxPolicy(path))  # ModelError says the file is missing
-    if key not in _AGENTS:
-        _AGENTS[key] = compiled_agent(OnnxPolicy(path if model else None))
-    return _AGENTS[key]
+from .workers import agent_for, spawn_pool
 
 
 def default_jobs() -> int:
@@ -56,7 +40,7 @@ def analyse_positions(positions, settings: Settings, model=None, jobs: int = 1, 
         return
     import multiprocessing
 
-    pool = _spawn_pool(min(jobs, len(work)))
+    pool = spawn_pool(min(jobs, len(work)))
     try:
         results = pool.imap(_analyse, work)
         for _ in work:
@@ -69,23 +53,3 @@ def analyse_positions(positions, settings: Settings, model=None, jobs: int = 1, 
             yield analysis
     finally:
         pool.terminate()
-
-
-def _spawn_pool(jobs: int):
-    """A pool of `jobs` spawned processes. Inside the app, Textual's sys.stderr has no file descriptor (-1), and
-    multiprocessing would hand that to its helper process ("bad value(s) in fds_to_keep"): the real stderr stands
-    in while the pool starts."""
-    import multiprocessing
-    import sys
-
-    saved = sys.stderr
-    try:
-        no_fd = saved.fileno() < 0
-    except (AttributeError, OSError, ValueError):  # no fileno at all: multiprocessing passes none, as it should
-        no_fd = False
-    try:
-        if no_fd and sys.__stderr__ is not None:
-            sys.stderr = sys.__stderr__
-        return multiprocessing.get_context("spawn").Pool(jobs)
-    finally:
-        sys.stderr = saved

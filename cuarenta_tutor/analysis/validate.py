@@ -29,8 +29,9 @@ from ..records.reader import loads
 from ..table import Table
 from .analyse import MoveEval, Settings, analyse
 from .classes import classify, move_accuracy
-from .parallel import agent_for, analyse_positions
+from .parallel import analyse_positions
 from .values import policy_for
+from .workers import agent_for
 
 REFERENCE = Settings(worlds=4096, round_worlds=256, min_worlds=1 << 30, budget_s=0, horizon="game", seed=7919,
                      playout="network")

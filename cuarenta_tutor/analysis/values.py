@@ -212,16 +212,16 @@ def build(agent, rules: Rules | None = None, hands: int = 200, seed: int = 0, ba
 
 class _Sharing:
     """`build`'s hands played here (jobs 1), or shared over `jobs` spawned processes, each with the agent's model
-    loaded once (parallel.agent_for): a batch's starts in contiguous shares, their outcomes in order."""
+    loaded once (workers.agent_for): a batch's starts in contiguous shares, their outcomes in order."""
 
     def __init__(self, agent, rules: Rules, jobs: int):
         self.agent, self.rules, self.jobs, self.pool = agent, rules, max(1, jobs), None
 
     def __enter__(self):
         if self.jobs > 1:
-            from .parallel import _spawn_pool
+            from .workers import spawn_pool
 
-            self.pool = _spawn_pool(self.jobs)
+            self.pool = spawn_pool(self.jobs)
         return self
 
     def __exit__(self, *exc):
@@ -238,7 +238,7 @@ class _Sharing:
 
 def _play_share(share) -> list[list]:
     """A worker's share of a batch: play_hands with the model at the path given (loaded once per process)."""
-    from .parallel import agent_for
+    from .workers import agent_for
 
     path, rules, starts, seeds = share
     return play_hands(agent_for(path), rules, starts, seeds)
