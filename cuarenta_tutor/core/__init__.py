@@ -165,10 +165,10 @@ def _warm_encode() -> None:
 
     from ..engine import Dealer
     from .encode import encode_lanes, encode_seat, rules_tail
-    from .layout import WIDTH, rules_of, to_row
+    from .layout import WIDTH, to_row
 
     rules, core_rules = _rules()
-    encode_seat(to_row(Dealer(0).start(rules)[0]), rules_of(rules), rules_tail(rules), 0, np.zeros(636, np.float32))
+    encode_seat(to_row(Dealer(0).start(rules)[0]), core_rules, rules_tail(rules), 0, np.zeros(636, np.float32))
     rows = np.zeros((1, WIDTH), np.int32)
     encode_lanes(rows, np.zeros(0, np.int64), core_rules, rules_tail(rules), np.zeros((0, 636), np.float32),
                  np.zeros((0, 53), np.bool_))
