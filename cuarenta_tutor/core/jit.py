@@ -68,4 +68,22 @@ def njit(function):
     import numba
 
     numba.config.CACHE_DIR = str(cache_dir())
-    return numba.njit(cache=True, nogil=True)(function)
+    dispatcher = numba.njit(cache=True, nogil=True)(function)
+    typed = dispatcher.get_call_template
+    dispatcher.get_call_template = lambda args, kws: typed(tuple(map(_plain, args)),
+                                                           {k: _plain(v) for k, v in kws.items()})
+    return dispatcher
+
+
+def _plain(argument):
+    """The type a compiled function is compiled for when another calls it with an argument of this type: not a
+    constant's own (numba would compile `step(..., False)` apart from `step(..., flag)`, and `event(events, k,
+    EV_PLAYED, ...)` once per kind of event) and no integer narrower than 64 bits (an action from an int32 array and
+    one from the expert's choice would be two compiles of the play). A third of the compile time went on such
+    copies."""
+    from numba.core import types
+
+    argument = types.unliteral(argument)
+    if isinstance(argument, types.Integer) and argument.signed and argument.bitwidth < 64:
+        return types.int64
+    return argument

@@ -1,0 +1,39 @@
+"""The core's compiler (core/jit.py): a compiled function called by another with constants or narrow integers is
+compiled once, for plain 64-bit integers and flags, and gives the plain function's results."""
+
+import numpy as np
+import pytest
+
+from cuarenta_tutor.core.jit import available, njit
+
+pytestmark = pytest.mark.skipif(not available(), reason="numba is not installed: the core runs as Python")
+
+
+def offset(a, b):
+    return a + 10 if b else a - 10
+
+
+def calls(values):
+    # a constant flag, a constant int, an int32 from an array, a computed flag: one compile of offset for them all
+    return offset_compiled(values[0], False) + offset_compiled(3, True) + offset_compiled(values[1], values[1] > 1)
+
+
+offset_compiled = offset
+
+
+def test_constants_and_int32s_share_one_compile_of_the_callee(tmp_path, monkeypatch):
+    import numba
+    from numba.core import types
+
+    from cuarenta_tutor.core import jit
+
+    monkeypatch.setattr(jit, "cache_dir", lambda: tmp_path)  # compiled here, not loaded from an earlier run's cache
+    monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)
+    global offset_compiled
+    offset_compiled = njit(offset)
+    try:
+        values = np.array([5, 2], dtype=np.int32)
+        assert njit(calls)(values) == (5 - 10) + (3 + 10) + (2 + 10)
+        assert offset_compiled.signatures == [(types.int64, types.boolean)]
+    finally:
+        offset_compiled = offset
