@@ -41,7 +41,8 @@ def deal_ends(rows, actions, rules, out):
     row = np.empty(WIDTH, dtype=np.int32)
     for w in range(rows.shape[0]):
         for m in range(len(actions)):
-            row[:] = rows[w]
+            for i in range(WIDTH):  # not row[:] = rows[w]: its shape check's message cost 5 s of compiling
+                row[i] = rows[w, i]
             row[DECK_HAND] = -1  # no deck: the next deal is not dealt, its being due ends the playout
             hand = row[HAND_NO]
             step(row, rules, actions[m], events, cards, False)
