@@ -37,3 +37,29 @@ def test_constants_and_int32s_share_one_compile_of_the_callee(tmp_path, monkeypa
         assert offset_compiled.signatures == [(types.int64, types.boolean)]
     finally:
         offset_compiled = offset
+
+
+PROBE = """
+import os, numba
+from cuarenta_tutor.core import jit
+def double(x):
+    return 2 * x
+assert jit.njit(double)(4) == 8
+print(int(numba.config.OPT), jit.cache_dir().name.rsplit("-", 1)[1], os.environ["NUMBA_OPT"])
+"""
+
+
+@pytest.mark.parametrize(("asked", "level"), [(None, "1"), ("2", "2")])
+def test_the_core_compiles_at_level_1_unless_numba_opt_says_and_keeps_each_level_apart(tmp_path, asked, level):
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_OPT"} | {"NUMBA_CACHE_DIR": str(tmp_path)}
+    if asked:
+        env["NUMBA_OPT"] = asked
+    probe = tmp_path / "probe.py"  # a file: numba caches what it compiles beside its source's name
+    probe.write_text(PROBE)
+    out = subprocess.run([sys.executable, str(probe)], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [level, f"O{level}", level]  # compiled at it, cached in a folder of its own
