@@ -10,11 +10,13 @@ import pytest  # noqa: E402
 
 
 def pytest_xdist_auto_num_workers(config):
-    """`-n auto` (pyproject.toml): a worker more than the cores. Part of the suite's time is spent waiting (for a
-    terminal app in tmux, a browser, Ray's start, a key's pace), when another worker can use the core: on 2 quiet
-    cores the suite took 2 min 31-45 s with 3 workers, 3 min 7-9 s with 2 (4 were no faster than 3)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return cores + 1
+    """`-n auto` (pyproject.toml): a worker per core. Part of the suite's time is spent waiting (for a terminal app
+    in tmux, a browser, Ray's start, a key's pace), when a worker more could use the core, and an earlier suite ran
+    faster so (2 quiet cores: 2 min 31-45 s with 3 workers, 3 min 7-9 s with 2); the suite since is busier, and a
+    third worker now costs more than it fills: 2026-11-28, the same 2 cores, pytest's time with 2 workers 189-207 s
+    over four runs (the machine's busy CPU 347-369 s), with 3 205-228 s over four (396-440 s), on a compiled core
+    kept and on one compiled in the run alike."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 SLOW_FIRST = ("test_e2e_tmux.py", "test_tui_pace.py", "test_tui_lessons.py", "test_tui_2v2.py", "test_tui.py",
