@@ -203,6 +203,18 @@ def test_train_command_names_a_bad_setting_without_a_traceback(tmp_path, capsys)
     assert "Traceback" not in err and not (tmp_path / "run").exists()
 
 
+def test_a_rollout_worker_starts_with_the_compiled_core_loaded():
+    # forked from a server that loaded it once (training/preload.py), not loading it from the disk cache itself
+    from cuarenta_tutor.training.rollout import worker_context
+
+    ctx = worker_context()
+    if ctx.get_start_method() != "forkserver":
+        pytest.skip("no forkserver here: workers are spawned, each loading the core")
+    with ctx.Pool(1) as pool:
+        loaded = pool.apply(eval, ("__import__('cuarenta_tutor.core', fromlist=['core'])._WARM['done']",))
+    assert loaded is True
+
+
 def test_a_rollout_worker_that_dies_is_reported():
 
     from cuarenta_tutor.training.a2c import build_net

@@ -252,13 +252,14 @@ class Share:
 
 
 def worker_context():
-    """How worker processes start: forked from a server process that imported this module once (forkserver), so a
-    worker starts in a fraction of a second instead of importing torch anew; spawned where there is no forkserver
-    (Windows). Never a fork of the learner: fork after torch has run is unsafe."""
+    """How worker processes start: forked from a server process that imported this module and loaded the compiled
+    core once (forkserver, training/preload.py), so a worker starts in a fraction of a second instead of importing
+    torch and loading the core anew; spawned where there is no forkserver (Windows). Never a fork of the learner: fork
+    after torch has run is unsafe."""
     if "forkserver" not in mp.get_all_start_methods():
         return mp.get_context("spawn")
     ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload([__name__])  # no effect once the server runs: it keeps what it preloaded
+    ctx.set_forkserver_preload([f"{__package__}.preload"])  # no effect once the server runs: it keeps what it has
     return ctx
 
 
