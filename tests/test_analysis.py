@@ -202,9 +202,23 @@ def test_analyse_command_prints_one_json_object_per_position(capsys):
     assert one["ply"] == 2 and one["seat"] == session.record.moves[1].seat
 
 
+def test_an_analysis_worker_starts_with_the_compiled_core_loaded():
+    # forked from a server that loaded it once (analysis/preload.py), not loading it from the disk cache itself
+    import multiprocessing
+
+    from cuarenta_tutor.analysis.workers import worker_pool
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no forkserver here: workers are spawned, each loading the core")
+    with worker_pool(1) as pool:
+        loaded = pool.apply(eval, ("__import__('cuarenta_tutor.core', fromlist=['core'])._WARM['done']",))
+    assert loaded is True
+
+
 def test_a_games_analysis_is_the_same_in_worker_processes_as_in_one():
     # each position is analysed from its state, the seat's memory there, the settings and the model: the workers
-    # (spawned, each loading the model) must give what one process gives, in the game's order
+    # (forked from a server that loaded the core, each loading the model) must give what one process gives, in the
+    # game's order
     from cuarenta_tutor.analysis import analyse_game
     from cuarenta_tutor.records import load
 

@@ -161,7 +161,7 @@ def test_a_2v2_game_shows_four_seats_and_a_hint(user_data):
 
 
 def test_a_review_analyses_in_worker_processes_and_quitting_stops_them(user_data):
-    # the review's positions are analysed in spawned processes from inside the real app (Textual's stderr has no
+    # the review's positions are analysed in worker processes from inside the real app (Textual's stderr has no
     # file descriptor, which multiprocessing once tripped on): the person's moves (stored once analysed), then the
     # other side's, for luck vs skill; quitting in the middle of those ends their processes and the app, and keeps
     # nothing of them. Reviews in few worlds a move (--worlds): quitting waits for the position being analysed

@@ -4,7 +4,8 @@ A position's analysis depends only on the position, the seat's memory there, the
 worlds come from the settings' seed and what the seat knows, analyse.world_seed), so the results are the same with
 any number of processes; only the time changes (unless the time cap cuts one, which it then says). In this
 process a position analysed before (in play: the hints, the tutor) is not analysed again (analyse.verdict).
-Workers are started with "spawn" (safe from the app's worker threads) and load the model once.
+Workers are forked from a server process that loaded the analysis once (workers.worker_pool: safe from the app's
+worker threads) and load the model once.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 from collections.abc import Iterator
 
 from .analyse import Analysis, Settings, verdict
-from .workers import agent_for, spawn_pool
+from .workers import agent_for, worker_pool
 
 
 def default_jobs() -> int:
@@ -40,7 +41,7 @@ def analyse_positions(positions, settings: Settings, model=None, jobs: int = 1, 
         return
     import multiprocessing
 
-    pool = spawn_pool(min(jobs, len(work)))
+    pool = worker_pool(min(jobs, len(work)))
     try:
         results = pool.imap(_analyse, work)
         for _ in work:

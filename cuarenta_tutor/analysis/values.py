@@ -211,7 +211,7 @@ def build(agent, rules: Rules | None = None, hands: int = 200, seed: int = 0, ba
 
 
 class _Sharing:
-    """`build`'s hands played here (jobs 1), or shared over `jobs` spawned processes, each with the agent's model
+    """`build`'s hands played here (jobs 1), or shared over `jobs` worker processes, each with the agent's model
     loaded once (workers.agent_for): a batch's starts in contiguous shares, their outcomes in order."""
 
     def __init__(self, agent, rules: Rules, jobs: int):
@@ -219,9 +219,9 @@ class _Sharing:
 
     def __enter__(self):
         if self.jobs > 1:
-            from .workers import spawn_pool
+            from .workers import worker_pool
 
-            self.pool = spawn_pool(self.jobs)
+            self.pool = worker_pool(self.jobs)
         return self
 
     def __exit__(self, *exc):

@@ -1,4 +1,5 @@
-"""Provides what the analysis's worker processes share: starting them ("spawn", safe from the app's worker threads)
+"""Provides what the analysis's worker processes share: starting them (forked from a server process that loaded the
+analysis and the compiled core once, preload.py: safe from the app's worker threads, and quick after the first pool)
 and the model's agent, loaded once in each. The analysis of many positions (parallel.py) and a hand-value table's
 build (values.py) use them; this module imports neither, so both can.
 """
@@ -25,10 +26,12 @@ def agent_for(model) -> OnnxPolicy:
     return _AGENTS[key]
 
 
-def spawn_pool(jobs: int):
-    """A pool of `jobs` spawned processes. Inside the app, Textual's sys.stderr has no file descriptor (-1), and
-    multiprocessing would hand that to its helper process ("bad value(s) in fds_to_keep"): the real stderr stands
-    in while the pool starts."""
+def worker_pool(jobs: int):
+    """A pool of `jobs` worker processes, forked from a server process that imported the analysis and loaded the
+    compiled core once (forkserver, preload.py; the server outlives the pool, so a later pool starts at once), or
+    spawned where there is no forkserver (Windows). Inside the app, Textual's sys.stderr has no file descriptor
+    (-1), and multiprocessing would hand that to its helper process ("bad value(s) in fds_to_keep"): the real stderr
+    stands in while the pool starts."""
     import multiprocessing
     import sys
 
@@ -40,6 +43,10 @@ def spawn_pool(jobs: int):
     try:
         if no_fd and sys.__stderr__ is not None:
             sys.stderr = sys.__stderr__
-        return multiprocessing.get_context("spawn").Pool(jobs)
+        if "forkserver" not in multiprocessing.get_all_start_methods():
+            return multiprocessing.get_context("spawn").Pool(jobs)
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([f"{__package__}.preload"])  # no effect once the server runs
+        return context.Pool(jobs)
     finally:
         sys.stderr = saved
