@@ -5,5 +5,4 @@ place instead of importing and loading them itself. Nothing here starts a thread
 from .. import core
 from . import parallel, values  # noqa: F401 - imported for the workers
 
-if core.chosen() == "fast" and core.available():
-    core.warm()
+core.preload()

@@ -60,6 +60,18 @@ def fast(wait: bool = True) -> bool:
     return True
 
 
+def preload() -> None:
+    """The compiled core loaded (or compiled) where it serves, for a server process that forks workers
+    (training/preload.py, analysis/preload.py). Should that fail, the server goes on without it: each worker then
+    warms for itself, and says what is wrong where it does."""
+    if chosen() != "fast" or not available():
+        return
+    try:
+        warm()
+    except Exception:  # noqa: BLE001, S110 - the workers warm themselves and report it
+        pass
+
+
 def _cached() -> bool:
     """Whether a whole warm left the compiled core in the cache folder (so a warm now loads it, not compiles it)."""
     from .jit import cache_dir

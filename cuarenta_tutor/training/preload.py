@@ -5,5 +5,4 @@ from numba's disk cache itself (about 0.8 s a worker, the training tests' worker
 from .. import core
 from . import rollout  # noqa: F401 - imported for the workers: torch and the rollouts' code
 
-if core.chosen() == "fast" and core.available():
-    core.warm()
+core.preload()
