@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from helpers import reshuffled
+from helpers import core_loaded_in, reshuffled
 
 from cuarenta_tutor.agents import make_policy
 from cuarenta_tutor.agents.onnx_policy import OnnxPolicy
@@ -211,8 +211,7 @@ def test_an_analysis_worker_starts_with_the_compiled_core_loaded():
     if "forkserver" not in multiprocessing.get_all_start_methods():
         pytest.skip("no forkserver here: workers are spawned, each loading the core")
     with worker_pool(1) as pool:
-        loaded = pool.apply(eval, ("__import__('cuarenta_tutor.core', fromlist=['core'])._WARM['done']",))
-    assert loaded is True
+        assert core_loaded_in(pool) is True
 
 
 def test_a_games_analysis_is_the_same_in_worker_processes_as_in_one():

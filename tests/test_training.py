@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 import pytest
-from helpers import HANG
+from helpers import HANG, core_loaded_in
 
 torch = pytest.importorskip("torch", reason="needs the train extra")
 pytest.importorskip("onnx", reason="needs the train extra")
@@ -211,8 +211,7 @@ def test_a_rollout_worker_starts_with_the_compiled_core_loaded():
     if ctx.get_start_method() != "forkserver":
         pytest.skip("no forkserver here: workers are spawned, each loading the core")
     with ctx.Pool(1) as pool:
-        loaded = pool.apply(eval, ("__import__('cuarenta_tutor.core', fromlist=['core'])._WARM['done']",))
-    assert loaded is True
+        assert core_loaded_in(pool) is True
 
 
 def test_a_rollout_worker_that_dies_is_reported():

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..agents.onnx_policy import OnnxPolicy, default_model_path
+from ..core import worker_context
 from ..core.observations import compiled_agent
 
 _AGENTS: dict = {}
@@ -27,12 +28,11 @@ def agent_for(model) -> OnnxPolicy:
 
 
 def worker_pool(jobs: int):
-    """A pool of `jobs` worker processes, forked from a server process that imported the analysis and loaded the
-    compiled core once (forkserver, preload.py; the server outlives the pool, so a later pool starts at once), or
-    spawned where there is no forkserver (Windows). Inside the app, Textual's sys.stderr has no file descriptor
+    """A pool of `jobs` worker processes (core.worker_context: forked from a server process that imported the
+    analysis and loaded the compiled core once, preload.py; the server outlives the pool, so a later pool starts at
+    once). Inside the app, Textual's sys.stderr has no file descriptor
     (-1), and multiprocessing would hand that to its helper process ("bad value(s) in fds_to_keep"): the real stderr
     stands in while the pool starts."""
-    import multiprocessing
     import sys
 
     saved = sys.stderr
@@ -43,10 +43,6 @@ def worker_pool(jobs: int):
     try:
         if no_fd and sys.__stderr__ is not None:
             sys.stderr = sys.__stderr__
-        if "forkserver" not in multiprocessing.get_all_start_methods():
-            return multiprocessing.get_context("spawn").Pool(jobs)
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([f"{__package__}.preload"])  # no effect once the server runs
-        return context.Pool(jobs)
+        return worker_context(f"{__package__}.preload").Pool(jobs)
     finally:
         sys.stderr = saved

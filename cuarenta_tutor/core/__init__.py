@@ -60,8 +60,23 @@ def fast(wait: bool = True) -> bool:
     return True
 
 
+def worker_context(preload_module: str):
+    """How worker processes start (training's rollouts, the analysis's pools): forked from a server process that
+    imported `preload_module` once (what the workers run, and the compiled core by `preload`), so a worker starts
+    with both in place; spawned where there is no forkserver (Windows). Never a fork of the caller, whose threads
+    (the app's, torch's) make that unsafe. The server is one per process and keeps the modules of the first start:
+    every preload module loads the core, so any serves the others' workers, which import the rest themselves."""
+    import multiprocessing
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([preload_module])  # no effect once the server runs
+    return context
+
+
 def preload() -> None:
-    """The compiled core loaded (or compiled) where it serves, for a server process that forks workers
+    """The compiled core loaded (or compiled) where it serves, in the server `worker_context` forks workers from
     (training/preload.py, analysis/preload.py). Should that fail, the server goes on without it: each worker then
     warms for itself, and says what is wrong where it does."""
     if chosen() != "fast" or not available():

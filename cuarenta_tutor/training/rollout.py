@@ -19,8 +19,8 @@ import traceback
 
 import numpy as np
 import torch
-import torch.multiprocessing as mp
 
+from .. import core
 from ..agents import make_policy
 from ..core.observations import encode_games
 from ..encoding import N_ACTIONS, SIZES
@@ -252,15 +252,10 @@ class Share:
 
 
 def worker_context():
-    """How worker processes start: forked from a server process that imported this module and loaded the compiled
-    core once (forkserver, training/preload.py), so a worker starts in a fraction of a second instead of importing
-    torch and loading the core anew; spawned where there is no forkserver (Windows). Never a fork of the learner: fork
-    after torch has run is unsafe."""
-    if "forkserver" not in mp.get_all_start_methods():
-        return mp.get_context("spawn")
-    ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload([f"{__package__}.preload"])  # no effect once the server runs: it keeps what it has
-    return ctx
+    """How rollout workers start: core.worker_context, its server importing torch and this module and loading the
+    compiled core once (training/preload.py), so a worker starts in a fraction of a second. Never a fork of the
+    learner: fork after torch has run is unsafe."""
+    return core.worker_context(f"{__package__}.preload")
 
 
 class Rollouts:
