@@ -51,13 +51,14 @@ def digest() -> str:
 def cache_dir() -> Path:
     """Where the compiled core is kept: NUMBA_CACHE_DIR if set, else the user cache folder, in a folder per digest of
     the sources, numba's version and the optimisation level (folders of other sources unused for a week removed)."""
+    level = opt_level()  # set before numba is imported here
     import numba
     import platformdirs
 
     roots = [Path(os.environ.get("NUMBA_CACHE_DIR") or Path(platformdirs.user_cache_dir("cuarenta-tutor")) / "numba"),
              Path(tempfile.gettempdir()) / f"cuarenta-tutor-numba-{os.getuid() if hasattr(os, 'getuid') else 0}"]
     for root in roots:  # a home folder that cannot be written: the temporary folder
-        folder = root / f"core-{digest()}-{numba.__version__}-O{opt_level()}"
+        folder = root / f"core-{digest()}-{numba.__version__}-O{level}"
         try:
             folder.mkdir(parents=True, exist_ok=True)
             os.utime(folder)
@@ -80,10 +81,10 @@ def njit(function):
     """Compile `function` with numba (cached on disk in `cache_dir`, no GIL held) where it is installed."""
     if not available():  # pragma: no cover - numba is a dependency; a machine without a wheel for it still plays
         return function
-    opt_level()
+    folder = str(cache_dir())  # before numba is imported: it sets the optimisation level
     import numba
 
-    numba.config.CACHE_DIR = str(cache_dir())
+    numba.config.CACHE_DIR = folder
     dispatcher = numba.njit(cache=True, nogil=True)(function)
     typed = dispatcher.get_call_template
     dispatcher.get_call_template = lambda args, kws: typed(tuple(map(_plain, args)),
