@@ -183,8 +183,8 @@ def bench_train(steps: int, settings: dict | None = None, backend: str = "local"
             "update_epochs": cfg.update_epochs, "num_minibatches": cfg.num_minibatches,
             "seconds": round(seconds, 2), "steps_per_second": round(steady),
             "steps_per_second_overall": round(done / seconds),
-            "rollout_s": round(sum(r["rollout_s"] for r in records[1:]), 2),
-            "update_s": round(sum(r["update_s"] for r in records[1:]), 2), "peak_rss_mb": round(peak_rss_mb(), 1)}
+            "rollout_s": round(sum(r["rollout_s"] for r in records[1:]), 4),
+            "update_s": round(sum(r["update_s"] for r in records[1:]), 4), "peak_rss_mb": round(peak_rss_mb(), 1)}
 
 
 def bench_agent(model, count: int, seed: int, players: int = 2, seconds: float = 1.0) -> dict:

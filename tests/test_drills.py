@@ -70,6 +70,17 @@ def test_a_wrong_answer_comes_back_at_once_and_a_right_one_days_later(made):
     assert second.box == 0 and len(second.answers) == 7
 
 
+def test_a_drill_answered_wrong_in_the_second_the_others_were_made_waits_behind_them(made):
+    _, _, found = made
+    deck = drills.Deck([drills.Drill.from_json(json.loads(json.dumps(d.to_json()))) for d in found[:3]])
+    made_at = datetime.fromisoformat(deck.drills[0].created)  # times are kept to the second: a fast person ties
+    for drill in deck.drills:
+        drill.created = drill.due = made_at.isoformat()
+    first, *others = deck.due(made_at)
+    first.answer(first.played, made_at)  # wrong: due at once, in the same second as the others
+    assert first.due == others[0].due and [d.id for d in deck.due(made_at)] == [*(d.id for d in others), first.id]
+    assert deck.next_due().id == others[0].id
+
 def test_the_deck_round_trips_and_a_drill_is_added_once(made):
     _, _, found = made
     assert drills.add_drills(found) == (len(found), [])

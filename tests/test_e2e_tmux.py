@@ -169,7 +169,8 @@ def test_a_review_analyses_in_worker_processes_and_quitting_stops_them(user_data
     from cuarenta_tutor.app.session import GameSession
 
     game = GameSession.new(seed=4, dealer=1)
-    while len(game.record.moves) < 6:  # three decisions each: a pool of processes for each side's
+    while len(game.record.moves) < 20:  # ten decisions each: a pool of processes for each side's, the other side's
+        # long enough that the quit lands inside it even on a fast machine (with three each it once finished first)
         game.play_human(game.hints()[-1].action) if game.human_turn else game.play_agent()
     path = user_data / "games" / f"{game.record.game_id}.json"
     session, done = start(user_data, "review", str(path), "--seat", "0", "--worlds", "4")
@@ -188,7 +189,8 @@ def test_a_review_analyses_in_worker_processes_and_quitting_stops_them(user_data
     for move in records.load(path).moves:
         if move.annotation and move.annotation["provenance"]["method"] == "analysis":
             notes[move.seat].append(move.annotation["provenance"]["settings"]["worlds"])
-    assert notes == {0: [4, 4, 4], 1: []}  # the person's saved as analysed; the other side's quit mid-review
+    # the person's saved as analysed (each with a choice: a forced move is not), the other side's quit mid-review
+    assert len(notes[0]) >= 5 and set(notes[0]) == {4} and notes[1] == [], notes
 
 
 def test_keys_pressed_fast_while_the_agent_plays_and_the_tutor_checks(user_data):

@@ -77,6 +77,12 @@ class Drill:
     def is_due(self, when: datetime) -> bool:
         return datetime.fromisoformat(self.due) <= when
 
+    @property
+    def order(self) -> tuple:
+        """Its place in the queue: due soonest first; at one due time (kept to the second) the one answered
+        longest ago, never before any, so a drill answered wrong comes back after those already waiting."""
+        return self.due, self.answers[-1]["when"] if self.answers else "", self.created, self.id
+
     def to_json(self) -> dict:
         return asdict(self)
 
@@ -174,11 +180,11 @@ class Deck:
     def due(self, when: datetime | None = None) -> list[Drill]:
         """The drills due at `when` (now), the longest waiting first."""
         when = when or datetime.now(timezone.utc)
-        return sorted((d for d in self.drills if d.is_due(when)), key=lambda d: (d.due, d.created, d.id))
+        return sorted((d for d in self.drills if d.is_due(when)), key=lambda d: d.order)
 
     def next_due(self) -> Drill | None:
         """The drill due soonest, due or not."""
-        return min(self.drills, key=lambda d: (d.due, d.created, d.id), default=None)
+        return min(self.drills, key=lambda d: d.order, default=None)
 
     def add(self, drills) -> int:
         """Add drills not already in the deck (by id); how many were new."""

@@ -206,7 +206,7 @@ def train(cfg: Config, out: Path, resume: bool = False, log=sys.stderr, backend:
                 record = {"update": progress["updates"], "steps": progress["steps"],
                           "seconds": round(progress["seconds"], 1),
                           "sps": round(sps),
-                          **{k: round(v, 2) for k, v in phase.items()}, **losses, "bc_weight": round(bc_weight, 4),
+                          **{k: round(v, 4) for k, v in phase.items()}, **losses, "bc_weight": round(bc_weight, 4),
                           "win_rate_vs_bots": round(wins / max(1, games_done), 4)}
                 metrics.write(json.dumps(record) + "\n")
                 metrics.flush()
