@@ -9,6 +9,7 @@ HANG = 600
 """Seconds after which a test gives up waiting on a process or a screen: a guard against a hang, never a speed check
 (speed is for `cuarenta-tutor bench`)."""
 
+
 def core_loaded_in(pool) -> bool:
     """Whether a worker of `pool` finds the compiled core loaded when first asked (it runs a builtin on a string: no
     code of the tests' own to import there)."""

@@ -81,6 +81,7 @@ def test_a_drill_answered_wrong_in_the_second_the_others_were_made_waits_behind_
     assert first.due == others[0].due and [d.id for d in deck.due(made_at)] == [*(d.id for d in others), first.id]
     assert deck.next_due().id == others[0].id
 
+
 def test_the_deck_round_trips_and_a_drill_is_added_once(made):
     _, _, found = made
     assert drills.add_drills(found) == (len(found), [])
