@@ -20,6 +20,7 @@ from .engine import (
     Dealer,
     Dealt,
     FourOfAKind,
+    HandEnded,
     IllegalMove,
     Limpia,
     Played,
@@ -28,16 +29,19 @@ from .engine import (
     State,
     apply,
     capture_options,
+    check_action,
     choice_to_action,
     is_legal,
     make_position,
     parse_rank,
     play_points,
+    preset,
     rank_of,
     settle_hand,
     trail_action,
 )
 from .engine.cards import NEXT, make_card
+from .engine.rules import CAIDA_POINTS, LIMPIA_POINTS, TARGET_SCORE
 
 
 class CaseError(Exception):
@@ -66,8 +70,19 @@ def _teams(d: dict) -> tuple[int, int]:
     return int(d.get("0", 0)), int(d.get("1", 0))
 
 
-def _rules(case: dict, players: int = 2) -> Rules:
-    return Rules(players=players).with_options(**case.get("config", {}))
+_CONSTANTS = {"target_score": TARGET_SCORE, "caida_points": CAIDA_POINTS, "limpia_points": LIMPIA_POINTS}
+"""Options RULES.md §11 fixes: a case may name them, but only with their one value."""
+
+
+def _rules(case: dict, players: int | None = None) -> Rules:
+    """The rules of a case: its config as overrides of the standard options, or of a named `preset` (§11)."""
+    options = dict(case.get("config") or {})
+    name = options.pop("preset", None) or "standard"
+    for key, value in _CONSTANTS.items():
+        if key in options and options.pop(key) != value:
+            raise CaseError(f"config: {key} is fixed at {value} (RULES.md §11)")
+    config_players = options.pop("players", 2)
+    return preset(name, players or config_players, **options)
 
 
 def run_structure(case, setup, expected):
@@ -195,16 +210,41 @@ def _awards(events) -> list[dict]:
     return awards
 
 
-def _dealing_position(rules, dealer, deals, table=(), scores=(0, 0)) -> tuple[State, Dealer]:
-    """A position just before the first deal, and a dealer whose stock is stacked to deal `deals` (a list of
-    {seat: ranks}) in order."""
+def _stacked(rules, dealer, deals, held=()) -> list[str]:
+    """The ranks of one hand's deck: `deals` (a list of {seat: ranks}) in dealing order, then the cards left over
+    (less `held`, the cards on the table), one of each rank in turn so that a deal the case does not list brings no
+    ronda by accident."""
     n = rules.players
-    stock = []
+    ranks = []
     for deal in deals:
         for i in range(n):
-            stock.extend(deal[str((dealer + 1 + i) % n)])
-    counts = Counter(list(stock) + list(table))
-    stock += [r for r in RANKS for _ in range(4 - counts[r])]
+            ranks.extend(deal[str((dealer + 1 + i) % n)])
+    left = Counter({r: 4 for r in RANKS})
+    left.subtract(list(ranks) + list(held))
+    for i in range(4):
+        ranks += [r for r in RANKS if left[r] > i]
+    return ranks
+
+
+def _deck_of(ranks) -> list[int]:
+    """A deck of cards for a list of ranks (the suits do not matter)."""
+    seen: Counter = Counter()
+    deck = []
+    for name in ranks:
+        rank = parse_rank(name)
+        if seen[rank] >= 4:
+            raise ValueError(f"more than four cards of rank {name!r}")
+        deck.append(make_card(rank, seen[rank]))
+        seen[rank] += 1
+    return deck
+
+
+def _dealing_position(rules, dealer, deals, table=(), scores=(0, 0)) -> tuple[State, Dealer]:
+    """A position just before the first deal, and a dealer whose decks are stacked to deal `deals` (a list of
+    {seat: ranks}) in order: the first hand's deals, then the next hand's (its dealer the next seat), and so on."""
+    n = rules.players
+    per_hand = rules.deals_per_hand
+    stock = _stacked(rules, dealer, deals[:per_hand], table)
     state = make_position(rules, hands=[[]] * n, table=table, turn=(dealer + 1) % n, dealer=dealer,
                           scores=scores, stock=stock)
     free = sorted(state.stock)
@@ -213,7 +253,11 @@ def _dealing_position(rules, dealer, deals, table=(), scores=(0, 0)) -> tuple[St
         card = next(c for c in free if rank_of(c) == parse_rank(rank))
         free.remove(card)
         order.append(card)
-    return state, Dealer.for_world(state, order)
+    stacked = Dealer.for_world(state, order)
+    for hand in range(1, -(-len(deals) // per_hand)):
+        later = deals[hand * per_hand:(hand + 1) * per_hand]
+        stacked.decks[hand] = tuple(_deck_of(_stacked(rules, (dealer + hand) % n, later)))
+    return state, stacked
 
 
 def run_deal_announcements(case, setup, expected):
@@ -249,9 +293,9 @@ def run_carton(case, setup, expected):
 
 
 def run_end_of_hand(case, setup, expected):
+    last = setup.get("last_capturer_team")
     final, carton, after, winner = _settle(case, setup, _teams(setup["captured"]), len(setup["table_leftover"]),
-                                           setup["last_capturer_team"] if setup["last_capturer_team"] is not None
-                                           else -1)
+                                           -1 if last is None else int(last))
     _check("final_captured", {"0": final[0], "1": final[1]}, expected["final_captured"])
     _check_settled(expected, carton, after, winner)
 
@@ -280,18 +324,25 @@ def run_scenario(case, setup, expected):
     if "announcements" in expected:
         _check("announcements", _awards(events), expected["announcements"])
     steps_expected = expected.get("steps", [])
+    ended = None  # the HandEnded of the last play, if it ended a hand
     for i, step in enumerate(setup["steps"]):
         want = steps_expected[i] if i < len(steps_expected) else {}
         where = f"step {i + 1}"
-        if step.get("new_deal_before") and not any(isinstance(e, Dealt) for e in events):
+        # A deal comes before the play that needs it, so its announcements are that step's, not the previous one's.
+        dealt = state.needs_deal
+        if dealt:
+            state, _ = dealer.deal(state)
+        if step.get("new_deal_before") and not dealt and not state.is_over:  # after a win nothing is dealt
             raise CaseError(f"{where}: expected a new deal before this play, the engine dealt none")
         if not state.is_over and step["seat"] != state.turn:
             raise CaseError(f"{where}: case plays seat {step['seat']}, engine has seat {state.turn} on turn")
         played = parse_rank(step["played"])
         choice = step["choice"]
         try:
+            if state.is_over:
+                check_action(state, 0)  # after a win every play is refused, whatever it is (R-WIN-2)
             action = choice_to_action(played, choice["kind"], [parse_rank(r) for r in choice["base"]], rules)
-            after, events = dealer.play(state, action)
+            after, events = apply(state, action)
         except IllegalMove as err:
             if want.get("legal", True):
                 raise CaseError(f"{where}: the engine refuses the play: {err}") from None
@@ -305,12 +356,14 @@ def run_scenario(case, setup, expected):
         except CaseError as err:
             raise CaseError(f"{where}: {err}") from None
         state = after
+        ended = next((e for e in events if isinstance(e, HandEnded)), None)
     final = expected.get("final")
     if final:
         _check("final team_scores", {"0": state.scores[0], "1": state.scores[1]}, final["team_scores"])
         if "captured_cards" in final:
-            _check("final captured_cards", {"0": len(state.piles[0]), "1": len(state.piles[1])},
-                   final["captured_cards"])
+            # After the last play of a hand the piles are those the hand ended with (cartón counted them).
+            counts = ended.captured if ended else (len(state.piles[0]), len(state.piles[1]))
+            _check("final captured_cards", {"0": counts[0], "1": counts[1]}, final["captured_cards"])
         if "table" in final:
             _check_ranks("final table", _ranks(state.table), final["table"])
         _check("final game_over", state.is_over, final["game_over"])
