@@ -4,6 +4,7 @@ that says why in plain words; arbitrary garbage as an action never raises anythi
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -31,7 +32,16 @@ from .test_rules import R, names, ranks
 def test_illegal_move_is_a_value_error_with_a_reason():
     err = IllegalMove("why", "some_reason")
     assert isinstance(err, ValueError)
-    assert err.reason == "some_reason" and str(err) == "why"
+    assert err.reason == "some_reason" and str(err) == "why" and err.rule is None
+
+
+RULES_TEXT = (Path(__file__).parents[1] / "docs" / "RULES.md").read_text(encoding="utf-8")
+
+
+def assert_names_its_rule(err: IllegalMove) -> None:
+    """An illegal move's message ends with the id of the rule it breaks, one RULES.md defines."""
+    assert err.rule and str(err).endswith(f"({err.rule})"), str(err)
+    assert f"**{err.rule}" in RULES_TEXT, f"{err.rule} is not a rule of RULES.md"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -71,6 +81,7 @@ def test_choice_to_action_refuses_with_reason(played, kind, base, reason, words)
         choice_to_action(R(played), kind, ranks(base))
     assert err.value.reason == reason
     assert words in str(err.value)
+    assert_names_its_rule(err.value)
 
 
 def test_choice_to_action_match_all_variant_still_refuses_other_ranks():
@@ -126,6 +137,7 @@ def test_illegal_move_in_position(overrides, hand, table, move, reason, words):
     with pytest.raises(IllegalMove) as err:
         apply(state, a)
     assert err.value.reason == reason and words in str(err.value)
+    assert_names_its_rule(err.value)
 
 
 def test_forced_capture_still_lets_the_player_choose_the_card():
@@ -180,6 +192,7 @@ def test_any_move_after_the_game_is_over(move):
         apply(state, a)
     assert err.value.reason == "game_over"
     assert "the game is over" in str(err.value) and "team 0 has won" in str(err.value)
+    assert_names_its_rule(err.value)
 
 
 @pytest.mark.parametrize("garbage", [-1, 53, None, "5", 2.0], ids=["neg", "53", "None", "str", "float"])

@@ -151,7 +151,7 @@ def choice_to_action(played_rank: int, kind: str, base, rules: Rules | None = No
         if played_rank not in base:
             raise IllegalMove(f"{name} cannot match {text}: a match takes a card of the same rank", "bad_match")
         raise IllegalMove(f"{name} cannot take {text} at once: a play makes one capture, a match of one {name} "
-                          f"or one addition (R-CAP-ONE)", "one_capture")
+                          "or one addition", "one_capture")
     if kind != "sum":
         raise IllegalMove(f"{kind!r} is not a kind of move: use trail, match or sum", "bad_kind")
     if VALUE[played_rank] == 0:
@@ -164,7 +164,7 @@ def choice_to_action(played_rank: int, kind: str, base, rules: Rules | None = No
     total = sum(VALUE[b] for b in base)
     if total != VALUE[played_rank]:
         raise IllegalMove(f"{name} cannot take {text} by addition: they add up to {total}, not "
-                          f"{VALUE[played_rank]} (a play makes one capture, R-CAP-ONE)", "bad_sum")
+                          f"{VALUE[played_rank]}", "bad_sum")
     if max(base.count(b) for b in base) > 4:
         raise IllegalMove("there are only four cards of each rank", "too_many")
     return sum_action(played_rank, base)

@@ -14,12 +14,23 @@ from .actions import pack
 from .cards import card_str, make_card, parse_card, parse_rank, rank_of
 from .rules import Rules
 
+RULE_OF = {
+    "game_over": "R-WIN-2", "deal_first": "R-DEAL-3", "no_deal_due": "R-DEAL-3", "bad_deal": "R-DEAL-3",
+    "not_in_hand": "R-TURN-2", "wrong_card": "R-TURN-2", "no_match": "R-CAP-MATCH", "bad_match": "R-CAP-MATCH",
+    "sum_too_long": "R-CAP-SUM", "face_sum": "R-CAP-SUM", "face_in_sum": "R-CAP-SUM", "short_sum": "R-CAP-SUM",
+    "bad_sum": "R-CAP-SUM", "bad_kind": "R-CAP-OPTIONS", "not_on_table": "R-CAP-OPTIONS", "illegal": "R-CAP-OPTIONS",
+    "one_capture": "R-CAP-ONE", "forced_capture": "R-CAP-OPT", "trail_takes": "R-CAP-TRAIL", "too_many": "R-DECK-1",
+}
+"""The rule of RULES.md each refusal of the engine breaks, by its reason code."""
+
 
 class IllegalMove(ValueError):
-    """A move the rules forbid; `reason` is a short code, the message says why in plain words."""
+    """A move the rules forbid; `reason` is a short code, the message says why in plain words and ends with the
+    rule it breaks (`rule`, RULES.md's id; None for a refusal that is not the rules', such as the app's)."""
 
     def __init__(self, message: str, reason: str = "illegal"):
-        super().__init__(message)
+        self.rule = RULE_OF.get(reason)
+        super().__init__(f"{message} ({self.rule})" if self.rule else message)
         self.reason = reason
 
 
