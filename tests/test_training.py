@@ -256,7 +256,7 @@ def test_damaged_checkpoints_and_a_resume_of_nothing_are_refused_in_one_line(tin
     ({"num_envs": 2.5}, "config field 'num_envs' is 2.5, not an int"),
     ({"workers": True}, "config field 'workers' is True, not an int"),
     ({"pool": [1, 2]}, "config field 'pool' is [1, 2], not a dict"),
-    ([1, 2], "is not a config: a JSON object of settings is expected"),
+    ([1, 2], "is damaged (a config is a JSON object of settings, not a list); fix it, or give another --config"),
 ])
 def test_config_values_of_the_wrong_type_are_refused_in_one_line(tmp_path, config, words, capsys):
     path = tmp_path / "config.json"

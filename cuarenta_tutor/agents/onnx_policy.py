@@ -43,8 +43,9 @@ def load_session(path):
     """An onnxruntime session on one thread, with the model checked against this code."""
     path = Path(path)
     if not path.is_file():
-        raise ModelError(f"model file not found: {path}. The shipped model is models/{DEFAULT_MODEL}; "
-                         f"reinstall cuarenta-tutor, or {REEXPORT}")
+        what = f"{path} is a folder, not a model file" if path.is_dir() else f"model file not found: {path}"
+        raise ModelError(f"{what}. The shipped model is models/{DEFAULT_MODEL}; reinstall cuarenta-tutor, or "
+                         f"{REEXPORT}")
     try:
         session = one_thread_session(path)
     except Exception as err:  # onnxruntime raises its own exception types for unreadable files

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..agents.onnx_contract import ModelError
 from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from ..core.observations import compiled_agent
 from ..engine import PLAYER_COUNTS, Rules
@@ -232,13 +233,17 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes for the table and the reference (default 1)")
     parser.add_argument("--table-only", action="store_true", help="build the table, and measure no error")
     args = parser.parse_args(argv)
-    if args.positions < 2 or (args.hands is not None and args.hands < 1):
-        print("--positions must be 2 or more and --hands 1 or more", file=sys.stderr)
+    if args.positions < 2 or (args.hands is not None and args.hands < 1) or args.jobs < 1:
+        print("--positions must be 2 or more, --hands and --jobs 1 or more", file=sys.stderr)
         return 2
     kinds = [(name, players) for players in PLAYER_COUNTS for name in PRESETS] if args.all else \
         [(args.rules, args.players)]
-    for name, players in kinds:
-        calibrate_rules(args, name, players, again=not args.all)
+    try:
+        for name, players in kinds:
+            calibrate_rules(args, name, players, again=not args.all)
+    except (ModelError, FileError) as err:  # a model or a file beside it that cannot be used: one line
+        print(f"{parser.prog}: {err}", file=sys.stderr)
+        return 2
     print(f"wrote {sidecar(_path(args.model))}", file=sys.stderr)
     return 0
 

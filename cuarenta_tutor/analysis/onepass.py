@@ -26,7 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
+from ..agents.onnx_contract import ModelError
+from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256, load_session
 from ..core.observations import compiled_agent
 from ..engine import Dealer, Rules, legal_actions
 from ..table import Table
@@ -173,6 +174,11 @@ def main(argv=None) -> int:
     from .values import forget, sidecar
 
     path = Path(args.model) if args.model else default_model_path()
+    try:
+        load_session(path)
+    except ModelError as err:  # one line, not a traceback
+        print(f"{parser.prog}: {err}", file=sys.stderr)
+        return 2
     model_id = file_sha256(path)
     data = dict(read_sidecar(path, model_id)) or {"model_sha256": model_id}
     with progress_bar("positions") as advance:

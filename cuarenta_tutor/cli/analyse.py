@@ -37,7 +37,7 @@ def run(args) -> int:
 
     from .. import records
     from ..agents.onnx_contract import ModelError
-    from ..agents.onnx_policy import default_model_path, file_sha256
+    from ..agents.onnx_policy import default_model_path, file_sha256, load_session
     from ..analysis import analyse_game
     from ..analysis.parallel import default_jobs
     from ..analysis.values import sidecar_problem
@@ -52,8 +52,9 @@ def run(args) -> int:
         if args.seat is not None and not 0 <= args.seat < len(record.seats):
             print(f"cuarenta-tutor analyse: --seat must be 0..{len(record.seats) - 1} for this game", file=sys.stderr)
             return 2
-        settings = replace(review_settings(record, args.model, args.worlds), seed=args.seed)
         model = args.model or default_model_path()
+        load_session(model)  # a model that cannot be used is said alone, before anything about its sidecar
+        settings = replace(review_settings(record, args.model, args.worlds), seed=args.seed)
         uncalibrated = sidecar_problem(Path(model), file_sha256(model))
         if uncalibrated:  # said before the work: the numbers that follow come from the critic
             print(f"cuarenta-tutor analyse: {uncalibrated}", file=sys.stderr)

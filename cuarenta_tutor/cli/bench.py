@@ -121,17 +121,17 @@ def bench_core(args) -> int:
 
 def bench_train(args) -> int:
     import importlib.util
-    from pathlib import Path
 
     if importlib.util.find_spec("torch") is None:
         print('cuarenta-tutor bench train: needs the train extra: pip install -e ".[train]"', file=sys.stderr)
         return 2
     from ..bench import bench_train, report
+    from ..training.config import read_config
 
     settings = {}
     try:
         if args.config:
-            settings = json.loads(Path(args.config).read_text(encoding="utf-8"))
+            settings = read_config(args.config)
         for key, value in (("num_envs", args.envs), ("workers", args.workers), ("threads", args.threads)):
             if value is not None:
                 settings[key] = value
@@ -181,6 +181,10 @@ def bench_bots(args) -> int:
     from ..bench import bench_bots
 
     names = [n.strip() for n in args.policies.split(",") if n.strip()]
+    if not names:
+        print("cuarenta-tutor bench bots: --policies names no policy; give them separated by commas, as in "
+              "random,greedy", file=sys.stderr)
+        return 2
     try:
         result = bench_bots(names, args.positions, args.seed)
     except ValueError as err:

@@ -28,13 +28,16 @@ def add_arguments(parser) -> None:
 
 
 def game_seats(args):
-    """A check: the game file reads and has the seat asked for."""
+    """A check: the game file reads, replays (a move that does not fit is said before the app opens) and has the
+    seat asked for."""
     def check() -> None:
         if args.game:
             from .. import records
             from ..coach import reviewed_seats
 
-            reviewed_seats(records.load(args.game), args.seat)
+            record = records.load(args.game)
+            records.replay(record)
+            reviewed_seats(record, args.seat)
     return check
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from ..progressbar import progress_bar
 
@@ -18,6 +19,7 @@ def review_text(args) -> int:
     from ..agents.onnx_contract import ModelError
     from ..agents.onnx_policy import OnnxPolicy, default_model_path
     from ..analysis.parallel import default_jobs
+    from ..analysis.values import sidecar_problem
     from . import drills, luck
     from .review import (
         decisions,
@@ -49,6 +51,9 @@ def review_text(args) -> int:
         analysed = list(range(len(record.seats))) if args.json else seats  # luck vs skill judges every side
         settings = review_settings(record, args.model, args.worlds)
         model_id = OnnxPolicy(args.model).model_id
+        uncalibrated = sidecar_problem(Path(args.model or default_model_path()), model_id)
+        if uncalibrated:  # said before the work, as analyse says it: the numbers come from the critic
+            print(f"cuarenta-tutor review: {uncalibrated}", file=sys.stderr)
         stale = [p for p in decisions(game, analysed)
                  if args.worlds or not is_current(record.moves[p].annotation, model_id, settings)]
         if stale:

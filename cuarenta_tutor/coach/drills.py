@@ -19,10 +19,11 @@ from pathlib import Path
 
 from .. import records
 from ..analysis.classes import Class, classify
+from ..engine import legal_actions
 from ..narrator import why_better
 from .advice import measured_error, win_text
 from .annotate import move_risks
-from .kinds import kind
+from .kinds import KINDS, kind
 
 SCHEMA = 1
 MAX_BYTES = 64 << 20
@@ -93,11 +94,22 @@ class Drill:
             raise ValueError(f"a drill is an object, not {type(data).__name__}")
         try:
             drill = cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
-            drill.state()  # the game replays to the position
-            if datetime.fromisoformat(drill.due).tzinfo is None or not isinstance(drill.answers, list):
-                raise ValueError("its due date has no time zone or its answers are not a list")
-            if not 0 <= drill.box < len(BOX_DAYS) or drill.played not in {m["action"] for m in drill.moves}:
+            state = drill.state()  # the game replays to the position
+            if not isinstance(drill.id, str) or drill.kind not in KINDS or drill.seat != state.turn:
+                raise ValueError("its id, kind or seat is not a drill's")
+            if any(datetime.fromisoformat(when).tzinfo is None for when in (drill.due, drill.created)):
+                raise ValueError("its due or created date has no time zone")
+            if not isinstance(drill.answers, list) or not all(
+                    isinstance(a, dict) and datetime.fromisoformat(a["when"]).tzinfo for a in drill.answers):
+                raise ValueError("its answers are not a list of answers with their time")
+            if type(drill.box) is not int or not 0 <= drill.box < len(BOX_DAYS) \
+                    or drill.played not in {m["action"] for m in drill.moves}:
                 raise ValueError("its box or its moves do not fit")
+            if sorted(m["action"] for m in drill.moves) != sorted(legal_actions(state)):
+                raise ValueError("its moves are not the legal moves of its position")
+            if not all(isinstance(m["move"], str) and (m["ci95"] is None or (
+                    len(m["ci95"]) == 2 and all(isinstance(x, (int, float)) for x in m["ci95"]))) for m in drill.moves):
+                raise ValueError("a move's name or interval is missing")
             if not all(isinstance(m[k], (int, float)) for m in drill.moves for k in NUMBERS):
                 raise ValueError("a move's numbers are missing")
             if not isinstance(drill.measured, bool):
@@ -105,7 +117,8 @@ class Drill:
             if not all(m.get("class") in set(Class) for m in drill.moves):
                 raise ValueError(f"a move's class is not one of {', '.join(Class)}")
         except (TypeError, KeyError, ValueError, records.RecordError) as err:
-            raise ValueError(f"drill {data.get('id', '?')!r} cannot be read ({err})") from None
+            why = f"something in it has no {err}" if isinstance(err, KeyError) else err
+            raise ValueError(f"drill {data.get('id', '?')!r} cannot be read ({why})") from None
         return drill
 
     def answer(self, action: int, when: datetime) -> tuple[bool, str]:

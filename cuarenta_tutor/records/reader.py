@@ -5,8 +5,9 @@ In order: a regular file (a folder, a FIFO, a device is refused without being op
 a symbolic link too where `links` is False), at most `max_bytes`, UTF-8 text, strict JSON (finite numbers only: no
 NaN, no Infinity, no 1e999; no control characters in any string, so no terminal escape code reaches a screen), then
 the caller's `typed` makes the value from it. Anything else is `FileError` (or the caller's subclass): one line that
-names the file, what is wrong and what to do. A file the app would write over (`keep`) is first kept aside as
-`<name>.damaged-<time><suffix>` beside it: never overwritten, never deleted.
+names the file, what is wrong and what to do (a FileError `typed` raises itself is passed on as it is). A file the
+app would write over (`keep`) is first kept aside as `<name>.damaged-<time><suffix>` beside it: never overwritten,
+never deleted.
 """
 
 from __future__ import annotations
@@ -112,6 +113,8 @@ def read_json(path, what: str, typed=None, *, max_bytes: int, then: str, keep: b
     else:
         try:
             return (typed or (lambda data: data))(decode(text))
+        except FileError:  # `typed`'s own refusal (a newer game record): its message is already whole
+            raise
         except json.JSONDecodeError as err:
             reason = f"is damaged: invalid JSON at line {err.lineno} column {err.colno} ({err.msg})"
         except RecursionError:

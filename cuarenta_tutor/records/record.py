@@ -213,6 +213,8 @@ def _problem(d: dict) -> str | None:
     missing = [f for f in _FIELDS if f not in d]
     if missing:
         return f"missing {', '.join(missing)}"
+    if not isinstance(d["rules"], dict):
+        return 'rules is not an object of rules options, as in {"players": 2, ...}'
     try:
         n = Rules().with_options(**d["rules"]).players
     except (TypeError, ValueError) as err:
@@ -278,7 +280,7 @@ def from_json(data, source: str = "the record") -> GameRecord:
 
 def replay_events(record: GameRecord) -> tuple[list[State], list[tuple]]:
     """The states from the start through every move, and per state the events that led to it (a deal a move
-    brought about included)."""
+    brought about included). RecordError names a move that does not fit, or a result the moves do not lead to."""
     where = f"game {record.game_id}"
     try:
         dealer = record.dealer
@@ -299,7 +301,16 @@ def replay_events(record: GameRecord) -> tuple[list[State], list[tuple]]:
             raise RecordError(f"{head}: {err}; the record is damaged") from None
         states.append(state)
         all_events.append(events)
+    result = record.result
+    if result is not None and (not state.is_over or result != Result(state.winner, tuple(state.scores))):
+        led = f"team {state.winner} won {_score(state.scores)}" if state.is_over else "a game not over"
+        raise RecordError(f"{where}: its result (team {result.winner} won {_score(result.scores)}) is not where its "
+                          f"moves lead ({led}); the record is damaged")
     return states, all_events
+
+
+def _score(scores) -> str:
+    return "-".join(map(str, scores))
 
 
 def replay(record: GameRecord) -> list[State]:

@@ -125,24 +125,19 @@ def run_export(args) -> int:
 
 def run_train(args) -> int:
     """`train`: a run from its config and flags, resumable; gated and promoted when asked (run_gate)."""
-    import json
     from pathlib import Path
 
     from ..agents.onnx_contract import ModelError
     from ..agents.onnx_policy import load_session
     from .a2c import Config, train
-    from .config import CheckpointError, load_checkpoint
+    from .config import CheckpointError, load_checkpoint, read_config
 
     data = {}
     if args.config:
         try:
-            data = json.loads(Path(args.config).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as err:
-            print(f"cuarenta-tutor train: cannot read {args.config}: {err}", file=sys.stderr)
-            return 2
-        if not isinstance(data, dict):
-            print(f"cuarenta-tutor train: {args.config} is not a config: a JSON object of settings is expected",
-                  file=sys.stderr)
+            data = read_config(args.config)
+        except ValueError as err:  # records.FileError: the file, what is wrong, what to do
+            print(f"cuarenta-tutor train: {err}", file=sys.stderr)
             return 2
     if args.steps is not None:
         data["total_steps"] = args.steps
@@ -244,19 +239,18 @@ def run_gate(args) -> int:
 
 def run_search_games(args) -> int:
     """Play and save the search's games (search_games.py), with a progress bar; resumable."""
-    import json
     from pathlib import Path
 
     from ..agents.onnx_contract import ModelError
     from ..agents.onnx_policy import default_model_path, load_session
     from ..progressbar import progress_bar
-    from .config import Config, variants
+    from .config import Config, read_config, variants
     from .search_games import SearchSettings, collect
 
     model = Path(args.model) if args.model else default_model_path()
     try:
         settings = SearchSettings(args.teacher, args.worlds, args.share, args.temperature, args.known_only)
-        cfg = Config.from_dict(json.loads(Path(args.config).read_text(encoding="utf-8"))) if args.config else Config()
+        cfg = Config.from_dict(read_config(args.config)) if args.config else Config()
         load_session(model)
     except (OSError, ValueError, ModelError) as err:
         print(f"cuarenta-tutor search-games: {err}", file=sys.stderr)

@@ -158,6 +158,23 @@ ABOVE_ZERO = ("lr", "max_grad_norm", "clip_coef")
 """The settings that 0 would make meaningless (no learning, no gradient, no policy change)."""
 
 
+CONFIG_BYTES = 1 << 20
+"""The largest config file read (one is a few hundred bytes; cli.options.MAX_CONFIG_BYTES)."""
+
+
+def read_config(path) -> dict:
+    """The settings in a config file (records.read_json: a regular file, UTF-8, strict JSON, an object), for
+    Config.from_dict; records.FileError (a ValueError) names the file, what is wrong and what to do."""
+    from .. import records
+
+    def settings(data) -> dict:
+        if not isinstance(data, dict):
+            raise ValueError(f"a config is a JSON object of settings, not a {type(data).__name__}")
+        return data
+    return records.read_json(path, "the config file", settings, max_bytes=CONFIG_BYTES, keep=False,
+                             then="fix it, or give another --config")
+
+
 def variants(cfg: Config) -> list[tuple[str, int, float]]:
     """(preset, players, weight) of every kind of game the config trains on."""
     if not cfg.mix:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..agents.onnx_contract import ModelError
 from ..agents.onnx_policy import OnnxPolicy, default_model_path
 from ..analysis.analyse import STANDARD, analyse
 from ..analysis.calibrate import write_sidecar
@@ -123,7 +124,11 @@ def main(argv=None) -> int:
         print(f"--positions must be {HELD_OUT} or more, --keep in (0, 1] and --worlds 1 or more", file=sys.stderr)
         return 2
     path = Path(args.model) if args.model else default_model_path()
-    agent = OnnxPolicy(path)
+    try:
+        agent = OnnxPolicy(path)
+    except ModelError as err:  # one line, not a traceback
+        print(f"{parser.prog}: {err}", file=sys.stderr)
+        return 2
     data = dict(read_sidecar(path, agent.model_id))
     if not data:
         print(f"{path} has no analysis sidecar to keep a playout policy in: {calibrate_command(path)} first",

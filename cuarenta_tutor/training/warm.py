@@ -31,6 +31,9 @@ def weights_from_onnx(path) -> dict:
     from onnx import numpy_helper
 
     path = Path(path)
+    if not path.is_file():  # never opened: a FIFO would be waited on for ever
+        why = "not a regular file" if path.exists() else "there is no such file"
+        raise ModelError(f"{path} is not an ONNX model file ({why}); give an exported .onnx model")
     try:
         graph = onnx.load(str(path)).graph
     except Exception as err:  # onnx's own errors: a damaged or foreign file
