@@ -210,3 +210,20 @@ def test_train_init_from_a_fifo_or_a_folder_is_refused_without_opening_it(tmp_pa
         os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))  # lets the writer go
         thread.join(5)
     assert opened == [False] and not (tmp_path / "run").exists()
+
+
+def test_the_lesson_checker_answers_help_and_refuses_an_unknown_option(capsys):
+    from cuarenta_tutor.lessons.__main__ import main as check_lessons
+
+    assert check_lessons(["--help"]) == 0
+    assert "python -m cuarenta_tutor.lessons" in capsys.readouterr().out
+    assert check_lessons(["--serch"]) == 2
+    assert "unknown option --serch: the options are --search, --analysis" in one_line(capsys.readouterr().err)
+
+
+def test_the_carton_fit_refuses_no_games(capsys):
+    from cuarenta_tutor.agents import carton
+
+    with pytest.raises(SystemExit) as done:
+        carton.main(["--games", "-1"])
+    assert done.value.code == 2 and "--games must be 1 or more" in capsys.readouterr().err

@@ -103,6 +103,8 @@ def main(argv=None) -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be 1 or more")
     found = fit(args.games, args.seed)
     print(f"{found['deal_ends']} deal ends in {args.games} games: {found['leftover']} cards left on the table at "
           f"the hand's end (LEFTOVER {LEFTOVER}), split variance {found['split_variance']} a card "

@@ -17,6 +17,11 @@ FLAGS = ("--search", "--analysis")
 def main(args: list[str]) -> int:
     """Check lesson files (default: all shipped); with --search also that search plays every strategy answer, with
     --analysis that the analysis finds none losing."""
+    if "-h" in args or "--help" in args:
+        return print(__doc__) or 0
+    unknown = [a for a in args if a.startswith("-") and a not in FLAGS]
+    if unknown:
+        return print(f"unknown option {unknown[0]}: the options are {', '.join(FLAGS)}", file=sys.stderr) or 2
     try:
         lessons = [load_lesson(a) for a in args if a not in FLAGS] or load_lessons()
     except LessonError as err:
