@@ -227,3 +227,13 @@ def test_the_carton_fit_refuses_no_games(capsys):
     with pytest.raises(SystemExit) as done:
         carton.main(["--games", "-1"])
     assert done.value.code == 2 and "--games must be 1 or more" in capsys.readouterr().err
+
+
+def test_search_options_without_a_count_take_the_default_worlds():
+    from cuarenta_tutor.agents import parse_agent
+    from cuarenta_tutor.agents.search import SearchPolicy
+
+    spec = parse_agent("search@infer@solve=3")
+    assert (spec.samples, spec.infer, spec.carton, spec.solve) == (SearchPolicy.DEFAULT_SAMPLES, True, False, 3)
+    with pytest.raises(ValueError, match="search takes a number of sampled deals"):
+        parse_agent("search@solve=-3")

@@ -53,8 +53,9 @@ class AgentSpec:
 def parse_agent(spec: str) -> AgentSpec:
     """A bot's command-line name as an AgentSpec; ValueError names the choices."""
     text = spec
-    if spec.startswith("onnx@"):
-        spec = "onnx:" + spec[4:]
+    for name in ("onnx", "search"):  # options without the count or path: search@infer, onnx@eps=0.2
+        if spec.startswith(name + "@"):
+            spec = f"{name}:{spec[len(name):]}"
     name, _, arg = spec.partition(":")
     if name in ("random", "greedy", "expert") and not arg:
         return AgentSpec(name, text)
