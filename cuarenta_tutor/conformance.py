@@ -150,6 +150,20 @@ def _filler_hands(n: int, acting: int, played: str, used_ranks: list[str]) -> li
     return [[played] if s == acting else [spare] for s in range(n)]
 
 
+def _choice_action(state: State, played: int, choice: dict) -> int:
+    """The action a case's `choice` names (§15): IllegalMove where its base is not a legal option's base, as a match
+    that names one card where the rules' match takes every card of the rank (match_takes_all_same_rank)."""
+    base = [parse_rank(r) for r in choice["base"]]
+    action = choice_to_action(played, choice["kind"], base, state.rules)
+    option = next((o for o in capture_options([rank_of(c) for c in state.table], played, state.rules)
+                   if o.action == action), None)
+    if option is not None and sorted(option.base) != sorted(base):
+        name = RANKS[played]
+        raise IllegalMove(f"{name} cannot match {'+'.join(RANKS[b] for b in sorted(base))}: under these rules a match "
+                          f"takes every {name} on the table ({'+'.join(RANKS[b] for b in option.base)})", "bad_match")
+    return action
+
+
 def run_play(case, setup, expected):
     rules = _rules(case, setup["players"])
     n, acting = rules.players, 1
@@ -166,8 +180,7 @@ def run_play(case, setup, expected):
     choice = setup["choice"]
     played = parse_rank(setup["played"])
     try:
-        action = choice_to_action(played, choice["kind"], [parse_rank(r) for r in choice["base"]], rules)
-        after, events = apply(state, action)
+        after, events = apply(state, _choice_action(state, played, choice))
     except IllegalMove as err:
         if expected["legal"]:
             raise CaseError(f"legal: expected a legal play, engine refuses it: {err}") from None
@@ -341,8 +354,7 @@ def run_scenario(case, setup, expected):
         try:
             if state.is_over:
                 check_action(state, 0)  # after a win every play is refused, whatever it is (R-WIN-2)
-            action = choice_to_action(played, choice["kind"], [parse_rank(r) for r in choice["base"]], rules)
-            after, events = apply(state, action)
+            after, events = apply(state, _choice_action(state, played, choice))
         except IllegalMove as err:
             if want.get("legal", True):
                 raise CaseError(f"{where}: the engine refuses the play: {err}") from None
