@@ -287,11 +287,12 @@ def bench_tui(moves: int, seed: int, paints: int = 3) -> dict:
 
 
 def bench_analysis(positions: int, seed: int, accuracy_games: int, model=None, reference_worlds: int = 4096,
-                   jobs: int = 1, rules=None) -> dict:
+                   jobs: int = 1, rules=None, seat_player: str | None = None) -> dict:
     """The analysis at its interactive settings (with the model's measured errors) against the deep reference
     on `positions` positions (analysis/validate.py), a whole game's review time, and the accuracy it gives the
     random, greedy and expert bots in a player's seat over `accuracy_games` games each against the agent; all in games
-    under `rules` (default standard 1 v 1)."""
+    under `rules` (default standard 1 v 1); the positions the agent's own seat's, or `seat_player`'s (a bot playing a
+    learner's seat against the agent: validate.sample_positions)."""
     from dataclasses import replace
 
     from .analysis.calibrate import settings_for
@@ -306,8 +307,9 @@ def bench_analysis(positions: int, seed: int, accuracy_games: int, model=None, r
     settings = settings_for(model, rules=rules)
     reference = replace(REFERENCE, worlds=reference_worlds, round_worlds=min(REFERENCE.round_worlds, reference_worlds))
     with progress_bar("reference") as advance:
-        out = {"rules": preset_name(rules), "players": rules.players,
-               **validate(positions, seed, settings, reference, model=model, jobs=jobs, progress=advance, rules=rules)}
+        out = {"rules": preset_name(rules), "players": rules.players, "seat_player": seat_player or "agent",
+               **validate(positions, seed, settings, reference, model=model, jobs=jobs, progress=advance, rules=rules,
+                          seat_player=seat_player)}
     review = settings_for(model, REVIEW, rules)
     out["review_s_per_game"] = round(review_seconds(seed, review, model, rules=rules), 1)
     if jobs > 1:

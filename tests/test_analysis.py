@@ -371,6 +371,22 @@ def test_the_benchs_positions_come_from_games_of_the_rules_asked_with_the_agent_
     assert [repr(s) for s, _ in sample_positions(3, seed=3)] != [repr(s) for s, _ in found[:3]]
 
 
+def test_a_learners_positions_are_the_bots_seat_against_the_agent_with_a_watching_networks_memory():
+    from cuarenta_tutor.analysis.calibrate import seat_players
+    from cuarenta_tutor.analysis.validate import sample_positions
+
+    agents = sample_positions(4, seed=3)
+    greedy = sample_positions(4, seed=3, seat_player="greedy")
+    expert = sample_positions(4, seed=3, seat_player="expert")
+    assert len({tuple(repr(s) for s, _ in found) for found in (agents, greedy, expert)}) == 3
+    for state, (h, _) in greedy:
+        assert len(legal_actions(state)) > 1 and np.isfinite(h).all() and np.abs(h).sum() > 0
+    assert greedy[0][0].turn == 0
+    assert seat_players("agent,expert, greedy") == (None, "expert", "greedy")
+    with pytest.raises(ValueError, match="unknown policy"):
+        seat_players("agent,champion")
+
+
 @pytest.mark.parametrize("sidecar", [None, b'{"model_sha256": "cut', b"[]"], ids=["missing", "damaged", "shape"])
 def test_a_model_with_no_usable_sidecar_is_said_uncalibrated_and_its_numbers_from_the_critic(tmp_path, capsys,
                                                                                           sidecar):

@@ -152,13 +152,14 @@ to it held only 67% of the 4096-world reference's values on the bench.)"""
 
 
 def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, progress=None,
-        rules: Rules | None = None) -> dict:
+        rules: Rules | None = None, seat_players: tuple = (None,)) -> dict:
     """Measure the error of the interactive settings (with the model's sidecar as it is) against the deep
-    reference on `positions` of games under `rules` (default standard 1 v 1): the model error before LATE_SCORE
+    reference on `positions` of games under `rules` (default standard 1 v 1) for each of `seat_players` (None: the
+    agent's own seat; a bot's name: a learner's, validate.sample_positions): the model error before LATE_SCORE
     (value_sd, loss_sd) and from it (late), each the least that holds 95% of its own moves (_covering_apart)."""
     agent = compiled_agent(OnnxPolicy(model))
     quick_settings = replace(INTERACTIVE, budget_s=0, min_worlds=INTERACTIVE.worlds)
-    found = sample_positions(positions, seed, model, rules)
+    found = [p for player in seat_players for p in sample_positions(positions, seed, model, rules, player)]
     quick = [analyse(state, agent, quick_settings, memory=memory) for state, memory in found]
     truths = references(found, FIT_REFERENCE, model, jobs, progress, keep=reference_file())
     value_err, value_var, loss_err, loss_var = [], [], [], []
@@ -189,8 +190,27 @@ def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, pr
             "value_bias": round(float(value_err.mean()), 3),
             "value_mae": round(float(np.abs(value_err).mean()), 3), "positions": len(found),
             "moves": len(value_err), "seed": seed, "rules": (rules or Rules()).to_dict(),
+            **({"seat_players": [p or AGENT for p in seat_players]} if seat_players != (None,) else {}),
             "interactive": quick_settings.to_json(),
             "reference": FIT_REFERENCE.to_json()}
+
+
+AGENT = "agent"
+"""--seat-players' name for the agent's own seat (positions of the agent against the expert)."""
+
+
+def seat_players(text: str) -> tuple:
+    """--seat-players as fit's seat_players: None for the agent's own seat, else each bot's name (checked: ValueError
+    names the choices)."""
+    from ..agents import parse_agent
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise ValueError("--seat-players names no player")
+    for name in names:
+        if name != AGENT:
+            parse_agent(name)
+    return tuple(None if n == AGENT else n for n in names)
 
 
 def write_sidecar(path: Path, data: dict) -> None:
@@ -232,9 +252,18 @@ def main(argv=None) -> int:
     parser.add_argument("--model", help="ONNX model (default: the shipped one)")
     parser.add_argument("--jobs", type=int, default=1, help="processes for the table and the reference (default 1)")
     parser.add_argument("--table-only", action="store_true", help="build the table, and measure no error")
+    parser.add_argument("--seat-players", default=AGENT, metavar="P,P",
+                        help="whose seat the positions are, --positions of each: 'agent' (its own, against the "
+                             "expert) or a bot playing a learner's seat against the agent, as 'expert', 'greedy' "
+                             "(default agent)")
     args = parser.parse_args(argv)
     if args.positions < 2 or (args.hands is not None and args.hands < 1) or args.jobs < 1:
         print("--positions must be 2 or more, --hands and --jobs 1 or more", file=sys.stderr)
+        return 2
+    try:
+        seat_players(args.seat_players)
+    except ValueError as err:
+        print(f"{parser.prog}: {err}", file=sys.stderr)
         return 2
     kinds = [(name, players) for players in PLAYER_COUNTS for name in PRESETS] if args.all else \
         [(args.rules, args.players)]
@@ -274,9 +303,11 @@ def calibrate_rules(args, name: str, players: int, again: bool = True) -> None:
     from ..progressbar import progress_bar
 
     with progress_bar(f"reference positions, {name} {players} players") as advance:
-        errors = fit(args.positions, args.seed, args.model, args.jobs, progress=advance, rules=rules)
+        errors = fit(args.positions, args.seed, args.model, args.jobs, progress=advance, rules=rules,
+                     seat_players=seat_players(args.seat_players))
     command = (f"python -m cuarenta_tutor.analysis.calibrate --hands {hands} --positions {args.positions} "
-               f"--seed {args.seed}" + ("" if rules == Rules() else f" --rules {name} --players {players}"))
+               f"--seed {args.seed}" + ("" if rules == Rules() else f" --rules {name} --players {players}")
+               + ("" if args.seat_players == AGENT else f" --seat-players {args.seat_players}"))
     data = with_errors(data, rules, errors, command)
     write_sidecar(path, data)
     print(json.dumps(errors))

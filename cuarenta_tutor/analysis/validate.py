@@ -47,21 +47,31 @@ shape every error in it, so the fit and the bench measured different errors, 1.2
 intervals held 98.7% on the bench instead of 95%.)"""
 
 
-def sample_positions(count: int, seed: int, model=None, rules: Rules | None = None) -> list[tuple]:
+def sample_positions(count: int, seed: int, model=None, rules: Rules | None = None,
+                     seat_player: str | None = None) -> list[tuple]:
     """(state, seat memory) for `count` decisions of the agent against the expert (seats alternating by
     game), about one in sixteen of those with more than one legal move (SPREAD). In 2 v 2 (`rules`) the agent's
-    partner and opponents are experts."""
+    partner and opponents are experts. With `seat_player` (a bot's name: "expert", "greedy", "onnx@eps=0.5"), the
+    positions are a learner's instead, as the app analyses them: that bot plays the seat against the agent at every
+    other seat, and the seat's memory is the network's watching it."""
     agent = compiled_agent(OnnxPolicy(model))
     rules = rules or Rules()
+    watcher = compiled_agent(OnnxPolicy(model)) if seat_player else agent
+    agents = [agent] + [compiled_agent(OnnxPolicy(model)) for _ in range(rules.players - 2)] if seat_player else []
     rng = random.Random(seed)
     found, game = [], 0
     while len(found) < count:
         seat = game % rules.players
-        table = Table(rules, against(agent, "expert", seat, rules.players, seed + game), Dealer(seed * 7919 + game))
+        if seat_player:  # the agents reset per game, so the same ones serve every game
+            others = iter(agents)
+            seats = [make_policy(seat_player, seed + game) if s == seat else next(others) for s in range(rules.players)]
+        else:
+            seats = against(agent, "expert", seat, rules.players, seed + game)
+        table = Table(rules, seats, Dealer(seed * 7919 + game), watchers=[(seat, watcher)] if seat_player else ())
         table.start()
         while not table.over and len(found) < count:
             if table.state.turn == seat and len(legal_actions(table.state)) > 1 and rng.random() < SPREAD:
-                found.append((table.state, agent.memory))
+                found.append((table.state, watcher.memory))
             table.step()
         game += 1
     return found
@@ -171,14 +181,14 @@ def played_by(results) -> str:
 
 def validate(positions: int = 40, seed: int = 1, settings: Settings | None = None,
              reference: Settings = REFERENCE, model=None, jobs: int = 1, progress=None,
-             rules: Rules | None = None) -> dict:
+             rules: Rules | None = None, seat_player: str | None = None) -> dict:
     """The figures of `bench analysis` for `settings` (default: the interactive ones) against `reference`, on
-    positions of games under `rules` (default standard 1 v 1). The interactive analyses are timed first, alone (where
-    the playout policy plays them, each beside the same analysis with the network playing: the ratio in one run);
-    then the reference runs in `jobs` processes."""
+    positions of games under `rules` (default standard 1 v 1), the agent's or `seat_player`'s (sample_positions).
+    The interactive analyses are timed first, alone (where the playout policy plays them, each beside the same
+    analysis with the network playing: the ratio in one run); then the reference runs in `jobs` processes."""
     settings = settings or Settings()
     agent = compiled_agent(OnnxPolicy(model))
-    found = sample_positions(positions, seed, model, rules)
+    found = sample_positions(positions, seed, model, rules, seat_player)
     quick, times, network_times = [], [], []
     beside = playout_of(settings, agent.path, agent.model_id) == "policy"
     for state, memory in found:

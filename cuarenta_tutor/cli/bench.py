@@ -61,6 +61,10 @@ def add_arguments(parser) -> None:
     analysis.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2,
                           help="2 (1 v 1) or 4 (2 v 2: the agent with an expert partner); default 2")
     analysis.add_argument("--model", help="ONNX model (default: the shipped one)")
+    analysis.add_argument("--seat-player", type=seat_player, default=None, metavar="P",
+                          help="the positions are a learner's seat, played by bot P ('expert', 'greedy', "
+                               "'onnx@eps=0.5') against the agent, as the app analyses a person's (default: the "
+                               "agent's own seat against the expert)")
     analysis.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     analysis.set_defaults(bench=bench_analysis)
     agent = targets.add_parser("agent", help="the ONNX agent: full decision latency and batch throughput")
@@ -167,7 +171,23 @@ def bench_analysis(args) -> int:
 
     rules = preset(args.rules, args.players)
     return _with_model("analysis", lambda: bench_analysis(args.positions, args.seed, args.accuracy_games, args.model,
-                                                          args.reference_worlds, args.jobs, rules), args.json)
+                                                          args.reference_worlds, args.jobs, rules, args.seat_player),
+                       args.json)
+
+
+def seat_player(text: str) -> str | None:
+    """--seat-player: a bot's name (checked), or None for 'agent'."""
+    import argparse
+
+    from ..agents import parse_agent
+
+    if text == "agent":
+        return None
+    try:
+        parse_agent(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
 
 
 def bench_agent(args) -> int:
