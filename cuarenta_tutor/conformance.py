@@ -42,6 +42,7 @@ from .engine import (
 )
 from .engine.cards import NEXT, make_card
 from .engine.rules import CAIDA_POINTS, LIMPIA_POINTS, TARGET_SCORE
+from .engine.state import cards_for
 
 
 class CaseError(Exception):
@@ -239,19 +240,6 @@ def _stacked(rules, dealer, deals, held=()) -> list[str]:
     return ranks
 
 
-def _deck_of(ranks) -> list[int]:
-    """A deck of cards for a list of ranks (the suits do not matter)."""
-    seen: Counter = Counter()
-    deck = []
-    for name in ranks:
-        rank = parse_rank(name)
-        if seen[rank] >= 4:
-            raise ValueError(f"more than four cards of rank {name!r}")
-        deck.append(make_card(rank, seen[rank]))
-        seen[rank] += 1
-    return deck
-
-
 def _dealing_position(rules, dealer, deals, table=(), scores=(0, 0)) -> tuple[State, Dealer]:
     """A position just before the first deal, and a dealer whose decks are stacked to deal `deals` (a list of
     {seat: ranks}) in order: the first hand's deals, then the next hand's (its dealer the next seat), and so on."""
@@ -260,16 +248,11 @@ def _dealing_position(rules, dealer, deals, table=(), scores=(0, 0)) -> tuple[St
     stock = _stacked(rules, dealer, deals[:per_hand], table)
     state = make_position(rules, hands=[[]] * n, table=table, turn=(dealer + 1) % n, dealer=dealer,
                           scores=scores, stock=stock)
-    free = sorted(state.stock)
-    order = []
-    for rank in stock:  # the stacked ranks as cards of the stock (which suit goes where does not matter)
-        card = next(c for c in free if rank_of(c) == parse_rank(rank))
-        free.remove(card)
-        order.append(card)
-    stacked = Dealer.for_world(state, order)
+    # the stacked ranks as cards of the stock, the suits the table left free (which suit goes where does not matter)
+    stacked = Dealer.for_world(state, cards_for(stock, set(state.table)))
     for hand in range(1, -(-len(deals) // per_hand)):
         later = deals[hand * per_hand:(hand + 1) * per_hand]
-        stacked.decks[hand] = tuple(_deck_of(_stacked(rules, (dealer + hand) % n, later)))
+        stacked.decks[hand] = tuple(cards_for(_stacked(rules, (dealer + hand) % n, later), set()))
     return state, stacked
 
 

@@ -39,6 +39,7 @@ from cuarenta_tutor.engine import (
     trail_action,
     unseen_cards,
 )
+from cuarenta_tutor.engine.state import cards_for
 
 CASES_FILE = Path(__file__).parent / "rules" / "rules_cases_audit.json"
 CASES = json.loads(CASES_FILE.read_text(encoding="utf-8"))
@@ -56,11 +57,7 @@ def test_audit_cases_cover_the_rules_nothing_else_names():
 
 def cards(text: str) -> list[int]:
     """Card ids for ranks ("5 5 K"), suits taken in turn: a hand for announcements()."""
-    out = []
-    for name in text.split():
-        r = parse_rank(name)
-        out.append(r * 4 + sum(1 for c in out if rank_of(c) == r))
-    return out
+    return cards_for(text.split(), set())
 
 
 def move(state, played: str, kind: str = "trail", base: str = ""):
