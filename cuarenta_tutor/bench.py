@@ -296,7 +296,7 @@ def bench_analysis(positions: int, seed: int, accuracy_games: int, model=None, r
     from dataclasses import replace
 
     from .analysis.calibrate import settings_for
-    from .analysis.validate import REFERENCE, accuracy_of, review_seconds, validate
+    from .analysis.validate import AGENT, REFERENCE, accuracy_of, review_seconds, validate
     from .arena.stats import win_rate_interval
     from .coach import REVIEW
     from .engine import Rules
@@ -307,7 +307,7 @@ def bench_analysis(positions: int, seed: int, accuracy_games: int, model=None, r
     settings = settings_for(model, rules=rules)
     reference = replace(REFERENCE, worlds=reference_worlds, round_worlds=min(REFERENCE.round_worlds, reference_worlds))
     with progress_bar("reference") as advance:
-        out = {"rules": preset_name(rules), "players": rules.players, "seat_player": seat_player or "agent",
+        out = {"rules": preset_name(rules), "players": rules.players, "seat_player": seat_player or AGENT,
                **validate(positions, seed, settings, reference, model=model, jobs=jobs, progress=advance, rules=rules,
                           seat_player=seat_player)}
     review = settings_for(model, REVIEW, rules)

@@ -34,7 +34,16 @@ from ..engine.rules import PRESETS, preset, preset_name
 from ..records import FileError, read_json, write_atomic
 from .analyse import INTERACTIVE, LATE_SCORE, Settings, analyse, is_late, standard
 from .classes import Z95, interval_sd
-from .validate import REFERENCE, played_by, playout_of, reference_file, references, sample_positions
+from .validate import (
+    AGENT,
+    REFERENCE,
+    played_by,
+    playout_of,
+    reference_file,
+    references,
+    sample_positions,
+    seat_player,
+)
 from .values import (
     SIDECAR_BYTES,
     HandValues,
@@ -195,22 +204,12 @@ def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, pr
             "reference": FIT_REFERENCE.to_json()}
 
 
-AGENT = "agent"
-"""--seat-players' name for the agent's own seat (positions of the agent against the expert)."""
-
-
 def seat_players(text: str) -> tuple:
-    """--seat-players as fit's seat_players: None for the agent's own seat, else each bot's name (checked: ValueError
-    names the choices)."""
-    from ..agents import parse_agent
-
+    """--seat-players as fit's seat_players (validate.seat_player of each name; ValueError names the choices)."""
     names = [n.strip() for n in text.split(",") if n.strip()]
     if not names:
         raise ValueError("--seat-players names no player")
-    for name in names:
-        if name != AGENT:
-            parse_agent(name)
-    return tuple(None if n == AGENT else n for n in names)
+    return tuple(seat_player(n) for n in names)
 
 
 def write_sidecar(path: Path, data: dict) -> None:
@@ -261,7 +260,7 @@ def main(argv=None) -> int:
         print("--positions must be 2 or more, --hands and --jobs 1 or more", file=sys.stderr)
         return 2
     try:
-        seat_players(args.seat_players)
+        whose = seat_players(args.seat_players)
     except ValueError as err:
         print(f"{parser.prog}: {err}", file=sys.stderr)
         return 2
@@ -269,7 +268,7 @@ def main(argv=None) -> int:
         [(args.rules, args.players)]
     try:
         for name, players in kinds:
-            calibrate_rules(args, name, players, again=not args.all)
+            calibrate_rules(args, name, players, whose, again=not args.all)
     except (ModelError, FileError) as err:  # a model or a file beside it that cannot be used: one line
         print(f"{parser.prog}: {err}", file=sys.stderr)
         return 2
@@ -277,10 +276,11 @@ def main(argv=None) -> int:
     return 0
 
 
-def calibrate_rules(args, name: str, players: int, again: bool = True) -> None:
+def calibrate_rules(args, name: str, players: int, whose: tuple = (None,), again: bool = True) -> None:
     """The table of preset `name` for `players` (unless the sidecar has one, of args.hands hands per score if given),
     then its errors unless args.table_only (unless already measured and not `again`), written to the sidecar as each
-    is done (a stopped build or fit goes on from its checkpoint or kept references)."""
+    is done (a stopped build or fit goes on from its checkpoint or kept references); the errors on the positions of
+    `whose` seats (fit's seat_players)."""
     path, rules = _path(args.model), preset(name, players)
     agent = compiled_agent(OnnxPolicy(path))
     data = dict(read_sidecar(path, agent.model_id))
@@ -304,10 +304,10 @@ def calibrate_rules(args, name: str, players: int, again: bool = True) -> None:
 
     with progress_bar(f"reference positions, {name} {players} players") as advance:
         errors = fit(args.positions, args.seed, args.model, args.jobs, progress=advance, rules=rules,
-                     seat_players=seat_players(args.seat_players))
+                     seat_players=whose)
     command = (f"python -m cuarenta_tutor.analysis.calibrate --hands {hands} --positions {args.positions} "
                f"--seed {args.seed}" + ("" if rules == Rules() else f" --rules {name} --players {players}")
-               + ("" if args.seat_players == AGENT else f" --seat-players {args.seat_players}"))
+               + ("" if whose == (None,) else f" --seat-players {','.join(p or AGENT for p in whose)}"))
     data = with_errors(data, rules, errors, command)
     write_sidecar(path, data)
     print(json.dumps(errors))

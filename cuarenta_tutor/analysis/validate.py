@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..agents import make_policy
+from ..agents import make_policy, parse_agent
 from ..agents.onnx_policy import OnnxPolicy
 from ..core.observations import compiled_agent
 from ..engine import Dealer, Rules, knows_every_card, legal_actions
@@ -45,6 +45,19 @@ SPREAD = 1 / 16
 the 40 positions of `bench analysis` came from three games and the 60 of the fit from four: a game's score and deals
 shape every error in it, so the fit and the bench measured different errors, 1.29 and 0.87 points, and the fit's
 intervals held 98.7% on the bench instead of 95%.)"""
+
+
+AGENT = "agent"
+"""The name of the agent's own seat where a seat player is asked for (`--seat-player`, `--seat-players`)."""
+
+
+def seat_player(name: str) -> str | None:
+    """A seat player's name as sample_positions takes it: None for AGENT, else the bot's name, checked (ValueError
+    names the choices)."""
+    if name == AGENT:
+        return None
+    parse_agent(name)
+    return name
 
 
 def sample_positions(count: int, seed: int, model=None, rules: Rules | None = None,

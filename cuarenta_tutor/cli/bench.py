@@ -176,18 +176,15 @@ def bench_analysis(args) -> int:
 
 
 def seat_player(text: str) -> str | None:
-    """--seat-player: a bot's name (checked), or None for 'agent'."""
+    """--seat-player: analysis.validate.seat_player, its refusal as argparse says it."""
     import argparse
 
-    from ..agents import parse_agent
+    from ..analysis.validate import seat_player
 
-    if text == "agent":
-        return None
     try:
-        parse_agent(text)
+        return seat_player(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
-    return text
 
 
 def bench_agent(args) -> int:
