@@ -12,10 +12,13 @@ from cuarenta_tutor.conformance import run_case, run_files
 
 CASES_FILE = Path(__file__).parent / "rules" / "cases_public.json"
 CASES = json.loads(CASES_FILE.read_text(encoding="utf-8"))
+AUDIT_FILE = Path(__file__).parent / "rules" / "rules_cases_audit.json"
+AUDIT = json.loads(AUDIT_FILE.read_text(encoding="utf-8"))
+"""Cases written by an audit of the engine against RULES.md (tests/test_rules_audit.py has its unit tests)."""
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-def test_public_case_passes(case):
+@pytest.mark.parametrize("case", CASES + AUDIT, ids=[c["id"] for c in CASES + AUDIT])
+def test_rule_case_passes(case):
     assert run_case(case) is None
 
 
@@ -88,3 +91,22 @@ def test_runner_command_prints_pass_lines_and_summary(tmp_path):
 def test_run_files_counts(tmp_path, capsys):
     passed, failed = run_files([CASES_FILE])
     assert (passed, failed) == (len(CASES), 0)
+
+
+def test_audit_cases_cover_the_rules_nothing_else_names():
+    assert {"R-ANN-2", "R-ANN-3", "R-ANN-8", "R-BONUS-2", "R-CARTON-4", "R-END-1", "R-SEAT-3",
+            "R-WIN-3", "R-WIN-2"} <= {c["rule"] for c in AUDIT}
+
+
+# The runner: a config may name a §11 preset; the fixed options keep their one value.
+def test_runner_reads_a_preset_and_refuses_changed_constants():
+    case = {"id": "P", "kind": "deal_announcements", "config": {"preset": "pagat"},
+            "setup": {"players": 2, "dealer": 0, "team_scores": {"0": 0, "1": 0},
+                      "hands": {"1": ["5", "5", "5", "2", "K"], "0": ["A", "3", "4", "6", "7"]}},
+            "expected": {"awards": [{"seat": 1, "team": 1, "type": "ronda", "points": 4}],
+                         "team_scores_after": {"0": 0, "1": 4}, "game_over": False, "winner": None}}
+    assert run_case(case) is None  # pagat: a ronda is worth 4
+    case["config"] = {"preset": "standard"}
+    assert run_case(case) is not None
+    case["config"] = {"preset": "pagat", "target_score": 30}
+    assert "fixed at 40" in run_case(case)

@@ -1,15 +1,12 @@
-"""Audit of the engine against RULES.md: the audit's rule cases (§15 format) through the conformance runner, and
-focused unit tests for the rules no other test names (each test names its rule ID)."""
+"""Audit of the engine against RULES.md: focused unit tests for the rules no other test names (each test names its
+rule ID); the audit's rule cases (§15 format, tests/rules/rules_cases_audit.json) run in tests/test_conformance.py."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import fields
-from pathlib import Path
 
 import pytest
 
-from cuarenta_tutor.conformance import run_case
 from cuarenta_tutor.engine import (
     ACTION_KIND,
     MATCH,
@@ -40,19 +37,6 @@ from cuarenta_tutor.engine import (
     unseen_cards,
 )
 from cuarenta_tutor.engine.state import cards_for
-
-CASES_FILE = Path(__file__).parent / "rules" / "rules_cases_audit.json"
-CASES = json.loads(CASES_FILE.read_text(encoding="utf-8"))
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-def test_audit_case_passes(case):
-    assert run_case(case) is None
-
-
-def test_audit_cases_cover_the_rules_nothing_else_names():
-    assert {"R-ANN-2", "R-ANN-3", "R-ANN-8", "R-BONUS-2", "R-CARTON-4", "R-END-1", "R-SEAT-3",
-            "R-WIN-3", "R-WIN-2"} <= {c["rule"] for c in CASES}
 
 
 def cards(text: str) -> list[int]:
@@ -218,17 +202,3 @@ def test_r_win_4_win_reports_winner_and_final_scores():
     with pytest.raises(IllegalMove) as err:
         check_action(after, trail_action(parse_rank("A")))
     assert err.value.reason == "game_over"
-
-
-# The runner: a config may name a §11 preset; the fixed options keep their one value.
-def test_runner_reads_a_preset_and_refuses_changed_constants():
-    case = {"id": "P", "kind": "deal_announcements", "config": {"preset": "pagat"},
-            "setup": {"players": 2, "dealer": 0, "team_scores": {"0": 0, "1": 0},
-                      "hands": {"1": ["5", "5", "5", "2", "K"], "0": ["A", "3", "4", "6", "7"]}},
-            "expected": {"awards": [{"seat": 1, "team": 1, "type": "ronda", "points": 4}],
-                         "team_scores_after": {"0": 0, "1": 4}, "game_over": False, "winner": None}}
-    assert run_case(case) is None  # pagat: a ronda is worth 4
-    case["config"] = {"preset": "standard"}
-    assert run_case(case) is not None
-    case["config"] = {"preset": "pagat", "target_score": 30}
-    assert "fixed at 40" in run_case(case)
