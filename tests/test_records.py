@@ -247,6 +247,9 @@ def _good_json(record) -> dict:
     ("missing", lambda good: json.dumps({k: v for k, v in good.items() if k != "seats"}), "missing seats"),
     ("id", lambda good: json.dumps({**good, "game_id": "../../etc/passwd"}), "game_id"),
     ("result", lambda good: json.dumps({**good, "result": {"winner": 2}}), "result is neither"),
+    ("label", lambda good: json.dumps({**good, "rules_preset": "pagat"}), "rules_preset 'pagat' is not the name"),
+    ("custom", lambda good: json.dumps({**good, "rules": {**good["rules"], "limpia_cutoff": 30}}),
+     "a custom set, null"),
 ])
 def test_load_reports_what_is_wrong_with_a_file(tmp_path, finished, name, content, message):
     data = content(_good_json(finished[0]))
