@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cuarenta_tutor import conformance as cf
+from cuarenta_tutor.conformance import positions as cf
 from cuarenta_tutor.core.bench import COMBINATIONS, differential, game_decks, random_games
 from cuarenta_tutor.core.deal import buffers, deal, needs_deal, new_game, set_deck
 from cuarenta_tutor.core.layout import events_of, from_row, rules_array, to_row
@@ -94,7 +94,7 @@ def every_legal_play(state):
 def test_rule_case_plays_agree(case):
     # the position as conformance.run_play builds it; its legal moves, and each legal play, compared
     setup = case["setup"]
-    rules = cf._rules(case, setup["players"])
+    rules = cf.case_rules(case, setup["players"])
     acting = 1
     prev = setup.get("previous_play")
     trailed = prev["rank"] if prev and prev["kind"] == "trail" and prev["same_deal"] else None
@@ -103,7 +103,7 @@ def test_rule_case_plays_agree(case):
     scores[(acting - 1) & 1] = setup.get("ronda_owner_team_score", 0)
     rondas = [None] * rules.players
     rondas[acting - 1] = setup.get("prev_player_ronda_rank")
-    hands = cf._filler_hands(rules.players, acting, setup["played"], list(setup["table"]))
+    hands = cf.filler_hands(rules.players, acting, setup["played"], list(setup["table"]))
     state = make_position(rules, hands=hands, table=setup["table"], turn=acting, scores=scores, trailed=trailed,
                           rondas=rondas)
     every_legal_play(state)
@@ -122,16 +122,16 @@ def test_rule_case_plays_agree(case):
 def test_rule_case_capture_options_agree(case):
     # conformance.run_capture_options's position: the acting seat's last card, so every play also ends the hand
     setup = case["setup"]
-    state = make_position(cf._rules(case), hands=[[], [setup["played"]]], table=setup["table"], turn=1)
+    state = make_position(cf.case_rules(case), hands=[[], [setup["played"]]], table=setup["table"], turn=1)
     every_legal_play(state)
 
 
 @pytest.mark.parametrize("case", cases("deal_announcements"), ids=lambda c: c["id"])
 def test_rule_case_deals_agree(case):
     setup = case["setup"]
-    rules = cf._rules(case, setup["players"])
-    state, dealer = cf._dealing_position(rules, setup["dealer"], [setup["hands"]],
-                                         scores=cf._teams(setup["team_scores"]))
+    rules = cf.case_rules(case, setup["players"])
+    state, dealer = cf.dealing_position(rules, setup["dealer"], [setup["hands"]],
+                                         scores=cf.teams(setup["team_scores"]))
     lane = Lane(state, dealer)
     lane.deal()
     if not lane.state.is_over:
@@ -141,9 +141,9 @@ def test_rule_case_deals_agree(case):
 @pytest.mark.parametrize("case", cases("scenario"), ids=lambda c: c["id"])
 def test_rule_case_scenarios_agree(case):
     setup = case["setup"]
-    rules = cf._rules(case, setup["players"])
-    state, dealer = cf._dealing_position(rules, setup["dealer"], setup["deals"], setup.get("table", ()),
-                                         cf._teams(setup["team_scores"]))
+    rules = cf.case_rules(case, setup["players"])
+    state, dealer = cf.dealing_position(rules, setup["dealer"], setup["deals"], setup.get("table", ()),
+                                         cf.teams(setup["team_scores"]))
     lane = Lane(state, dealer)
     lane.deal()
     played = 0
@@ -166,7 +166,7 @@ def test_rule_case_scenarios_agree(case):
 def test_rule_case_structure_hands_agree(case):
     # conformance.run_structure: every card trailed through the first hand and into the second
     setup = case["setup"]
-    rules = cf._rules(case, setup["players"])
+    rules = cf.case_rules(case, setup["players"])
     deck = [make_card(r, s) for s in range(4) for r in range(10)]
     dealer = Dealer(0, [deck, deck])
     lane = Lane(initial_state(rules, setup["dealer"]), dealer)
@@ -220,7 +220,7 @@ def test_two_rondas_of_a_team_in_one_deal_read_the_score_before_it(scores):
     hands = {"1": ["A", "2", "3", "4", "6"], "2": ["5", "5", "5", "7", "J"], "3": ["Q", "Q", "Q", "2", "3"],
              "0": ["K", "K", "K", "4", "6"]}
     for rules in (preset("standard", 4), preset("agent_dory", 4)):
-        state, dealer = cf._dealing_position(rules, 0, [hands], scores=scores)
+        state, dealer = cf.dealing_position(rules, 0, [hands], scores=scores)
         lane = Lane(state, dealer)
         lane.deal()
         assert sum(type(e).__name__ == "Ronda" for e in lane.last) == 3
