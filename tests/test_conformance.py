@@ -110,3 +110,39 @@ def test_runner_reads_a_preset_and_refuses_changed_constants():
     assert run_case(case) is not None
     case["config"] = {"preset": "pagat", "target_score": 30}
     assert "fixed at 40" in run_case(case)
+
+
+# The runner reads what §15 allows beyond the public file's habits, and never passes a field it cannot check.
+def test_the_spec_tables_names_and_a_missing_players_are_read():
+    case = next(c for c in map(copy.deepcopy, CASES) if c["kind"] == "structure" and c["setup"])
+    expected = case["expected"]
+    case["expected"] = {"play_order": expected["play_order_one_deal"], "next_dealer": expected["next_hand_dealer"],
+                        "deck_size": 40}  # §15's table's names, and a deck fact beside a seating
+    assert run_case(case) is None
+    case["expected"]["next_dealer"] += 1
+    assert "next_dealer" in run_case(case)
+    announcements = copy.deepcopy(next(c for c in CASES if c["kind"] == "deal_announcements"
+                                       and c["setup"]["players"] == 2 and not c.get("config")))
+    del announcements["setup"]["players"], announcements["expected"]["winner"]  # 2 players by default
+    assert run_case(announcements) is None
+
+
+@pytest.mark.parametrize("kind", ["play", "deal_announcements", "carton", "end_of_hand", "scenario", "structure"])
+def test_an_unknown_or_empty_expectation_fails(kind):
+    case = copy.deepcopy(next(c for c in CASES if c["kind"] == kind and c["setup"]))
+    case["expected"]["tie_breaker"] = 1
+    assert "tie_breaker" in run_case(case)
+    if kind != "scenario":
+        case["expected"] = {}
+        assert run_case(case) is not None
+
+
+def test_a_refused_plays_reason_and_a_scenario_steps_capture_are_checked():
+    play = copy.deepcopy(next(c for c in CASES if c["kind"] == "play" and not c["expected"]["legal"]))
+    scenario = copy.deepcopy(next(c for c in CASES if c["kind"] == "scenario"
+                                  and any(s.get("caida") is not None for s in c["expected"]["steps"])))
+    play["expected"]["reason"] = "no_such_reason"
+    assert "reason" in run_case(play)
+    step = next(i for i, s in enumerate(scenario["setup"]["steps"]) if s["choice"]["kind"] != "trail")
+    scenario["expected"]["steps"][step]["captured"] = ["K", "K", "K", "K"]
+    assert "captured" in run_case(scenario)

@@ -90,25 +90,44 @@ def choice_action(state: State, played: int, choice: dict) -> int:
     return action
 
 
-def check_result(expected, before, after, events, acting, check_captured=False):
-    """Compare one play's outcome with a case's expected fields."""
+def compare(what: str, got: dict, expected: dict, multisets=()) -> None:
+    """Check every field of `expected` against the engine's `got` (ranks lists in `multisets` as multisets): a
+    field the runner does not know fails the case, as one with nothing to check does, never a silent pass."""
+    unknown = sorted(set(expected) - set(got))
+    if unknown:
+        raise CaseError(f"unknown expected field(s) of {what}: {', '.join(map(repr, unknown))} (known: "
+                        f"{', '.join(sorted(got))})")
+    if not expected:
+        raise CaseError(f"{what}: no expected field to check")
+    for key, want in expected.items():
+        (check_ranks if key in multisets else check)(key, got[key], want)
+
+
+def winner_of(state: State, want, acting_team: int):
+    """The game's winner as a case writes it: "acting_team" (play cases: True when the acting team won), else the
+    winning team's number (written as a number or a string), None while the game goes on."""
+    if want == "acting_team":
+        return "acting_team" if state.is_over and state.winner == acting_team else None
+    winner = state.winner if state.is_over else None
+    return str(winner) if isinstance(want, str) and winner is not None else winner
+
+
+def check_result(expected, before, after, events, acting, extra=None):
+    """Compare one play's outcome with a case's expected fields (`extra`: more fields the case may name)."""
     team = acting & 1
     played = next(e for e in events if isinstance(e, Played))
     caida = [e for e in events if isinstance(e, Caida)]
     limpia = [e for e in events if isinstance(e, Limpia)]
+    captured = ranks_of(played.captured)
+    want = expected.get("captured")
+    if isinstance(want, list) and len(want) == len(captured) + 1:  # written with the played card: the same play
+        captured = ranks_of([*played.captured, played.card])
     got = {"caida": bool(caida), "limpia": bool(limpia), "ronda_caida_bonus": bool(caida and caida[0].ronda_bonus),
-           "points": play_points(events),
-           "game_over": after.is_over,
-           "team_score_after": after.scores[team],
-           "team_scores_after": {"0": after.scores[0], "1": after.scores[1]}}
-    for key in ("caida", "limpia", "ronda_caida_bonus", "points", "game_over", "team_score_after",
-                "team_scores_after"):
-        if key in expected:
-            check(key, got[key], expected[key])
-    if check_captured and "captured" in expected:
-        check_ranks("captured", ranks_of(played.captured), expected["captured"])
-    if "table_after" in expected:
-        check_ranks("table_after", ranks_of(after.table), expected["table_after"])
+           "points": play_points(events), "game_over": after.is_over, "team_score_after": after.scores[team],
+           "team_scores_after": {"0": after.scores[0], "1": after.scores[1]}, "captured": captured,
+           "table_after": ranks_of(after.table), "winner": winner_of(after, expected.get("winner"), team),
+           **(extra or {})}
+    compare("the play", got, expected, multisets=("captured", "table_after"))
 
 
 def awards(events) -> list[dict]:
