@@ -103,16 +103,18 @@ def compare(what: str, got: dict, expected: dict, multisets=()) -> None:
         (check_ranks if key in multisets else check)(key, got[key], want)
 
 
-def winner_of(state: State, want, acting_team: int):
-    """The game's winner as a case writes it: "acting_team" where the case does (play cases) and the acting team won,
-    else the winning team's number (a string where the case writes one), None while the game goes on."""
+def written_winner(winner: int, want, acting_team: int = -1):
+    """A game's `winner` (-1: none yet) as a case writes it: "acting_team" where the case does (play cases) and the
+    acting team won, else the winning team's number (a string where the case writes one), None while the game goes
+    on."""
     if want == "acting_team":
-        return "acting_team" if state.is_over and state.winner == acting_team else None
-    winner = state.winner if state.is_over else None
-    return str(winner) if isinstance(want, str) and winner is not None else winner
+        return "acting_team" if winner >= 0 and winner == acting_team else None
+    if winner < 0:
+        return None
+    return str(winner) if isinstance(want, str) else winner
 
 
-def check_result(expected, before, after, events, acting):
+def check_result(expected, after, events, acting):
     """Compare one play's outcome with a case's expected fields."""
     team = acting & 1
     played = next(e for e in events if isinstance(e, Played))
@@ -125,7 +127,7 @@ def check_result(expected, before, after, events, acting):
     got = {"caida": bool(caida), "limpia": bool(limpia), "ronda_caida_bonus": bool(caida and caida[0].ronda_bonus),
            "points": play_points(events), "game_over": after.is_over, "team_score_after": after.scores[team],
            "team_scores_after": {"0": after.scores[0], "1": after.scores[1]}, "captured": captured,
-           "table_after": ranks_of(after.table), "winner": winner_of(after, expected.get("winner"), team)}
+           "table_after": ranks_of(after.table), "winner": written_winner(after.winner, expected.get("winner"), team)}
     compare("the play", got, expected, multisets=("captured", "table_after"))
 
 

@@ -37,8 +37,11 @@ from .positions import (
     filler_hands,
     ranks_of,
     teams,
+    written_winner,
 )
 
+SCENARIO_FIELDS = ("announcements", "steps", "final")
+"""What a scenario case may expect: the first deal's announcements, each step's result, the final state."""
 STRUCTURE_ALIASES = {"play_order": "play_order_one_deal", "next_dealer": "next_hand_dealer"}
 """The names RULES.md §15's table gives two structure fields, beside the ones the public cases use."""
 
@@ -124,7 +127,7 @@ def run_play(case, setup, expected):
                           trailed=trailed, rondas=rondas)
     outcome = _played(state, parse_rank(setup["played"]), setup["choice"], expected, "the play")
     if outcome is not None:
-        check_result({k: v for k, v in expected.items() if k != "legal"}, state, *outcome, acting)
+        check_result({k: v for k, v in expected.items() if k != "legal"}, *outcome, acting)
 
 
 def _played(state, played: int, choice: dict, want: dict, where: str):
@@ -150,15 +153,13 @@ def run_deal_announcements(case, setup, expected):
     state, dealer = dealing_position(rules, setup.get("dealer", 0), [setup["hands"]],
                                      scores=teams(setup.get("team_scores", {})))
     state, events = dealer.deal(state)
-    compare("the deal", {"awards": awards(events), **_ending(state.scores, state.winner if state.is_over else -1,
-                                                              expected)}, expected)
+    compare("the deal", {"awards": awards(events), **_ending(state.scores, state.winner, expected)}, expected)
 
 
 def _ending(scores, winner: int, expected: dict) -> dict:
     """The fields of a game's state after a deal or a hand a case may check: scores, whether it is over, who won."""
-    want = expected.get("winner")
     return {"team_scores_after": {"0": scores[0], "1": scores[1]}, "game_over": winner >= 0,
-            "winner": None if winner < 0 else str(winner) if isinstance(want, str) else winner}
+            "winner": written_winner(winner, expected.get("winner"))}
 
 
 def run_carton(case, setup, expected):
@@ -202,8 +203,12 @@ def run_scenario(case, setup, expected):
     rules = case_rules(case, setup.get("players"))
     state, dealer = dealing_position(rules, setup.get("dealer", 0), setup["deals"], setup.get("table", ()),
                                      teams(setup.get("team_scores", {})))
+    unknown = sorted(set(expected) - set(SCENARIO_FIELDS))
+    if unknown:
+        raise CaseError(f"unknown expected field(s) of the scenario: {', '.join(map(repr, unknown))}")
     state, events = dealer.deal(state)
-    got = {"announcements": awards(events), "steps": None, "final": None}
+    if "announcements" in expected:
+        check("announcements", awards(events), expected["announcements"])
     steps_expected = expected.get("steps", [])
     ended = None  # the HandEnded of the last play, if it ended a hand
     for i, step in enumerate(setup["steps"]):
@@ -223,7 +228,7 @@ def run_scenario(case, setup, expected):
         checked = {k: v for k, v in want.items() if k != "legal"}
         if checked:
             try:
-                check_result(checked, state, *outcome, step["seat"])
+                check_result(checked, *outcome, step["seat"])
             except CaseError as err:
                 raise CaseError(f"{where}: {err}") from None
         state, events = outcome
@@ -232,15 +237,10 @@ def run_scenario(case, setup, expected):
     if final:
         # After the last play of a hand the piles are those the hand ended with (cartón counted them).
         counts = ended.captured if ended else (len(state.piles[0]), len(state.piles[1]))
-        ending = _ending(state.scores, state.winner if state.is_over else -1, final)
+        ending = _ending(state.scores, state.winner, final)
         compare("the final state", {"team_scores": ending["team_scores_after"], "game_over": ending["game_over"],
                                     "winner": ending["winner"], "captured_cards": {"0": counts[0], "1": counts[1]},
                                     "table": ranks_of(state.table)}, final, multisets=("table",))
-    if "announcements" in expected:
-        check("announcements", got["announcements"], expected["announcements"])
-    unknown = sorted(set(expected) - set(got))
-    if unknown:
-        raise CaseError(f"unknown expected field(s) of the scenario: {', '.join(map(repr, unknown))}")
 
 
 RUNNERS = {
