@@ -307,7 +307,7 @@ def calibrate_rules(args, name: str, players: int, whose: tuple = (None,), again
                      seat_players=whose)
     command = (f"python -m cuarenta_tutor.analysis.calibrate --hands {hands} --positions {args.positions} "
                f"--seed {args.seed}" + ("" if rules == Rules() else f" --rules {name} --players {players}")
-               + ("" if whose == (None,) else f" --seat-players {','.join(p or AGENT for p in whose)}"))
+               + (f" --seat-players {','.join(errors['seat_players'])}" if "seat_players" in errors else ""))
     data = with_errors(data, rules, errors, command)
     write_sidecar(path, data)
     print(json.dumps(errors))

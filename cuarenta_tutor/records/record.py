@@ -219,7 +219,7 @@ def _problem(d: dict) -> str | None:
         rules = Rules().with_options(**d["rules"])
     except (TypeError, ValueError) as err:
         return f"its rules are not valid ({err})"
-    n, label = rules.players, d["rules_preset"]
+    n, label, named = rules.players, d["rules_preset"], preset_name(rules)
     seat = lambda x: _is_int(x) and 0 <= x < n
     model, result, seats = d["model"], d["result"], d["seats"]
     checks = [
@@ -227,9 +227,9 @@ def _problem(d: dict) -> str | None:
         (all(_parses(datetime.fromisoformat, d[k]) for k in ("created", "updated")),
          "created or updated is not an ISO date and time"),
         (label is None or isinstance(label, str), "rules_preset is neither a name nor null"),
-        (not isinstance(label, str) or label == preset_name(rules),
+        (not isinstance(label, str) or label == named,
          f"rules_preset {str(label)[:40]!r} is not the name of its rules (those are "
-         f"{repr(preset_name(rules)) if preset_name(rules) else 'a custom set, null'})"),
+         f"{repr(named) if named else 'a custom set, null'})"),
         (_is_int(d["seed"]), "seed is not a whole number"),
         (seat(d["first_dealer"]), f"first_dealer is not a seat 0..{n - 1}"),
         (isinstance(d["decks"], list) and all(_is_deck(x) for x in d["decks"]), "decks are not decks of 40 cards"),
