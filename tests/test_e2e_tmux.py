@@ -170,8 +170,9 @@ def test_a_review_analyses_in_worker_processes_and_quitting_stops_them(user_data
     from cuarenta_tutor.coach.review import decisions
 
     game = GameSession.new(seed=4, dealer=1)
-    while len(game.record.moves) < 20:  # ten decisions each: a pool of processes for each side's, the other side's
-        # long enough that the quit lands inside it even on a fast machine (with three each it once finished first)
+    while len(game.record.moves) < 40:  # twenty decisions each: a pool of processes for each side's, the other side's
+        # long enough that the quit lands inside it even on a fast machine (with three each it once finished first,
+        # with ten one run in three on a quiet fast machine)
         game.play_human(game.hints()[-1].action) if game.human_turn else game.play_agent()
     path = user_data / "games" / f"{game.record.game_id}.json"
     session, done = start(user_data, "review", str(path), "--seat", "0", "--worlds", "4")
