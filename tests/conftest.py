@@ -5,6 +5,9 @@ import os
 
 # Before numpy or torch is imported: two processes with two threads each stall a 2-core machine (CI sets it too).
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+# The tests read English unless they ask for Spanish (`--lang es`, LANGUAGE=es, i18n.set_language("es")): a
+# developer's es_EC locale must not change what the suite reads. LANGUAGE is the first variable gettext reads.
+os.environ["LANGUAGE"] = "en"
 
 import pytest  # noqa: E402
 
@@ -47,6 +50,27 @@ def user_data(tmp_path, monkeypatch):
     monkeypatch.setenv("CUARENTA_TUTOR_HOME", str(home))
     monkeypatch.delenv("NO_COLOR", raising=False)
     return home
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Each test starts in English (the language is a process's), and a test that switched to Spanish leaves the
+    next one English."""
+    from cuarenta_tutor import i18n
+
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
+
+
+@pytest.fixture
+def spanish():
+    """The test reads Spanish."""
+    from cuarenta_tutor import i18n
+
+    i18n.set_language("es")
+    yield
+    i18n.set_language("en")
 
 
 @pytest.fixture
