@@ -3,10 +3,13 @@ installed version."""
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
+DATA_ENV = "CUARENTA_TUTOR_HOME"
+"""The variable that moves the user data folder (tests give each test its own)."""
 
 
 def data_dir(name: str) -> Path:
@@ -27,3 +30,13 @@ def version() -> str:
         return installed("cuarenta-tutor")
     except PackageNotFoundError:  # run from a checkout that was never installed
         return "unknown (not installed)"
+
+
+def user_data_dir() -> Path:
+    """The person's data folder: $CUARENTA_TUTOR_HOME if set, else the platform's (platformdirs)."""
+    env = os.environ.get(DATA_ENV)
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("cuarenta-tutor", appauthor=False))

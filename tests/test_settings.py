@@ -43,7 +43,7 @@ def test_saved_settings_read_back_equal():
     chosen = Settings(tutor=False, model=None, level="beginner")
     save_settings(chosen)
     assert load_settings() == (chosen, [])
-    assert json.loads(settings_path().read_text()) == {"tutor": False, "model": "", "level": "beginner"}
+    assert json.loads(settings_path().read_text()) == {"tutor": False, "model": "", "level": "beginner", "language": ""}
 
 
 @pytest.mark.parametrize("data", [b"{ truncated", b"\xff\xfe not text", b"[1, 2]", b"\"club\"", b"{}" * 40_000],
@@ -112,7 +112,8 @@ def test_settings_are_written_atomically_a_reader_never_sees_half_a_file():
     path = settings_path()
     with path.open("rb") as reader:  # a reader that opened the file before the save
         save_settings(Settings(tutor=False, level="strong"))
-        assert json.loads(reader.read()) == {"tutor": True, "model": "", "level": "club"}  # the whole old file
+        old = {"tutor": True, "model": "", "level": "club", "language": ""}
+        assert json.loads(reader.read()) == old  # the whole old file
     assert load_settings() == (Settings(tutor=False, level="strong"), [])
     assert [p.name for p in path.parent.iterdir()] == ["settings.json"]  # no temp file left behind
 
@@ -191,3 +192,13 @@ async def test_the_new_game_dialog_gives_the_app_a_new_game_value_and_the_game_f
         record = app.screen.session.record
         assert isinstance(app.screen, PlayScreen)
         assert (record.rules_preset, record.seed, record.first_dealer, record.level) == ("pagat", 12, 1, "strong")
+
+
+def test_the_language_is_kept_and_a_foreign_one_is_reported_and_set_aside(tmp_path):
+    save_settings(Settings(language="es"))
+    assert load_settings()[0].language == "es"
+    path = settings_path()
+    path.write_text(json.dumps({"tutor": True, "model": "", "level": "club", "language": "klingon"}))
+    settings, problems = load_settings()
+    assert settings.language == "" and "language 'klingon'" in problems[0]
+    assert list(path.parent.glob("settings.damaged-*.json"))

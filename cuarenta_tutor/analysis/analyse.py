@@ -36,6 +36,7 @@ import numpy as np
 
 from .. import core
 from ..engine import TARGET_SCORE, State, determinize, knows_every_card, legal_actions
+from ..i18n import _, ngettext, number
 from ..narrator import move_name
 from .classes import Z95
 from .playout import Playouts, play_worlds
@@ -198,10 +199,12 @@ class Analysis:
         """Where the numbers come from, for a sentence: "with every card known", "in N sampled worlds", or, cut by
         the time cap, "in only N of M sampled worlds (cut by the time cap)"."""
         if self.known:
-            return "with every card known"
+            return _("with every card known")
         if self.cut:
-            return f"in only {self.worlds} of {self.settings.worlds} sampled worlds (cut by the time cap)"
-        return f"in {self.worlds} sampled worlds"
+            return ngettext("in only {n} of {planned} sampled worlds (cut by the time cap)",
+                            "in only {n} of {planned} sampled worlds (cut by the time cap)",
+                            self.settings.worlds).format(n=number(self.worlds), planned=number(self.settings.worlds))
+        return ngettext("in {n} sampled world", "in {n} sampled worlds", self.worlds).format(n=number(self.worlds))
 
     @property
     def best(self) -> MoveEval:
@@ -249,7 +252,7 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
     seat = state.turn if seat is None else seat
     legal = list(legal_actions(state))
     if not legal:
-        raise ValueError("there is no move to analyse: the game is over or a deal is due")
+        raise ValueError(_("there is no move to analyse: the game is over or a deal is due"))
     if memory is None:
         agent.observe(state)  # the seat's memory at this position (a no-op if it has already seen it)
         memory = agent.memory

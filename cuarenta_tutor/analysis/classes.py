@@ -21,6 +21,8 @@ import math
 from enum import StrEnum
 from statistics import NormalDist
 
+from ..i18n import _, ngettext, pgettext
+
 THRESHOLDS = {"standard": (5.0, 10.0, 15.0), "strict": (2.0, 4.0, 8.0)}
 """Per coaching preset, the loss in win-% points at which a move is an inaccuracy, a mistake, a blunder."""
 WARN_CHANCE = 1 / 3
@@ -69,11 +71,29 @@ class Class(StrEnum):
         return {Class.INACCURACY: "?!", Class.MISTAKE: "?", Class.BLUNDER: "??", Class.UNCLEAR: "~"}.get(self, "")
 
     @property
+    def label(self) -> str:
+        """The class's word as a person reads it, in the language in use ("mistake" / "error"); its value is the
+        word records and JSON keep."""
+        return {Class.BEST: pgettext("class", "best"), Class.GOOD: pgettext("class", "good"),
+                Class.INACCURACY: pgettext("class", "inaccuracy"), Class.MISTAKE: pgettext("class", "mistake"),
+                Class.BLUNDER: pgettext("class", "blunder"), Class.UNCLEAR: pgettext("class", "unclear")}[self]
+
+    @property
     def with_article(self) -> str:
-        """"an inaccuracy", "a mistake", "a blunder"; "best", "good", "unclear" as they are."""
-        if not self.is_error:
-            return self.value
-        return ("an " if self.value[0] in "aeiou" else "a ") + self.value
+        """"an inaccuracy", "a mistake", "a blunder"; "best", "good", "unclear" as they are (in the language in
+        use)."""
+        return {Class.INACCURACY: _("an inaccuracy"), Class.MISTAKE: _("a mistake"),
+                Class.BLUNDER: _("a blunder")}.get(self) or self.label
+
+    def counted(self, n: int) -> str:
+        """"1 mistake", "3 mistakes": `n` moves of the class, as a review counts them."""
+        words = {Class.BEST: ngettext("{n} best move", "{n} best moves", n),
+                 Class.GOOD: ngettext("{n} good move", "{n} good moves", n),
+                 Class.INACCURACY: ngettext("{n} inaccuracy", "{n} inaccuracies", n),
+                 Class.MISTAKE: ngettext("{n} mistake", "{n} mistakes", n),
+                 Class.BLUNDER: ngettext("{n} blunder", "{n} blunders", n),
+                 Class.UNCLEAR: ngettext("{n} unclear", "{n} unclear", n)}[self]
+        return words.format(n=n)
 
 
 ERRORS = (Class.INACCURACY, Class.MISTAKE, Class.BLUNDER)
@@ -86,7 +106,8 @@ def classify(loss: float, preset: str = "standard", loss_ci95=None) -> Class:
     WARN_CHANCE or more, and a class only where the interval's low end reaches the threshold below, else UNCLEAR.
     ValueError for an unknown preset or a loss that is not a number."""
     if preset not in THRESHOLDS:
-        raise ValueError(f"unknown coaching preset {preset!r}; choose one of: {', '.join(THRESHOLDS)}")
+        raise ValueError(_("unknown coaching preset {preset!r}; choose one of: {choices}").format(
+            preset=preset, choices=", ".join(THRESHOLDS)))
     if not math.isfinite(loss):
         raise ValueError(f"a loss is a number of win-% points, not {loss!r}")
     if loss <= 0:

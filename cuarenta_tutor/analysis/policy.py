@@ -18,6 +18,7 @@ import numpy as np
 
 from ..core.scorer import N_FEATURES, pick, size
 from ..engine import State, legal_actions
+from ..i18n import _
 
 MAX_HIDDEN = 256
 
@@ -41,14 +42,16 @@ class PlayoutPolicy:
     def from_json(cls, data) -> PlayoutPolicy:
         """The policy `data` describes; ValueError (saying what is wrong) for one that is not a whole scorer."""
         if not isinstance(data, dict):
-            raise ValueError("its playout policy is not a JSON object")
+            raise ValueError(_("its playout policy is not a JSON object"))
         hidden, params = data.get("hidden"), data.get("params")
         if not isinstance(hidden, int) or isinstance(hidden, bool) or not 1 <= hidden <= MAX_HIDDEN:
-            raise ValueError(f"its playout policy's hidden size must be a whole number 1-{MAX_HIDDEN}, not {hidden!r}")
+            raise ValueError(_("its playout policy's hidden size must be a whole number 1-{most}, not {hidden!r}").format(
+                most=MAX_HIDDEN, hidden=hidden))
         if not isinstance(params, list) or len(params) != size(hidden):
-            raise ValueError(f"its playout policy needs {size(hidden)} parameters for {hidden} hidden units")
+            raise ValueError(_("its playout policy needs {n} parameters for {hidden} hidden units").format(
+                n=size(hidden), hidden=hidden))
         if not all(isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x) for x in params):
-            raise ValueError("its playout policy has a parameter that is not a finite number")
+            raise ValueError(_("its playout policy has a parameter that is not a finite number"))
         values = np.array(params, dtype=np.float64)
         values.flags.writeable = False
         return cls(hidden, values, float(data.get("agreement", 0.0)), int(data.get("held_out", 0)))

@@ -23,6 +23,7 @@ from .. import core
 from ..core.layout import DEALER, SCORES, WINNER, to_row
 from ..engine import Dealer, Rules
 from ..engine.rules import TARGET_SCORE
+from ..i18n import _, language
 from ..records import FileError, read_json
 from .playout import Lane, Playouts
 from .policy import PlayoutPolicy, read_policy
@@ -81,13 +82,13 @@ class HandValues:
         table = read(data["win_team0"])
         rules = Rules().with_options(**data["rules"])
         if table.shape != (TARGET_SCORE, TARGET_SCORE, rules.players):
-            raise ValueError(f"a hand-value table is {TARGET_SCORE}x{TARGET_SCORE}x{rules.players}, not "
-                             f"{'x'.join(map(str, table.shape))}")
+            raise ValueError(_("a hand-value table is {want}, not {shape}").format(
+                want=f"{TARGET_SCORE}x{TARGET_SCORE}x{rules.players}", shape="x".join(map(str, table.shape))))
         se = read(data["se"]) if "se" in data else None
         if se is not None and se.shape != table.shape:
-            raise ValueError("a hand-value table's se has another shape than its values")
+            raise ValueError(_("a hand-value table's se has another shape than its values"))
         if np.any((table < 0) | (table > 1)) or (se is not None and np.any(se < 0)):
-            raise ValueError("a hand-value table holds chances outside 0..1 or a negative se")
+            raise ValueError(_("a hand-value table holds chances outside 0..1 or a negative se"))
         return cls(table, rules, int(data.get("hands_per_score", 0)), None if se is None else np.nan_to_num(se),
                    int(data.get("seed", 0)))
 
@@ -292,14 +293,15 @@ def calibrate_command(model_path) -> str:
 
 def uncalibrated_words(model_path) -> str:
     """What an uncalibrated model means for the numbers, and what to do."""
-    return (f"the analysis values each hand's end with the model's critic, and its intervals leave out the model's "
-            f"error; {calibrate_command(model_path)} measures them (it takes a while)")
+    return _("the analysis values each hand's end with the model's critic, and its intervals leave out the model's "
+             "error; {command} measures them (it takes a while)").format(command=calibrate_command(model_path))
 
 
 @lru_cache(maxsize=8)
-def _sidecar(model_path, model_id: str) -> tuple[dict, str | None]:
+def _sidecar(model_path, model_id: str, lang: str = "en") -> tuple[dict, str | None]:
     """The model's sidecar ({} where there is none, it is damaged or made for another model) and, then, why not
-    (one line, with what to do): records.read_json, the file left where it is."""
+    (one line, with what to do, in `lang`, the language in use: a cache entry per language): records.read_json,
+    the file left where it is."""
     path = sidecar(model_path)
     try:
         data = read_json(path, "the analysis sidecar", _object, max_bytes=SIDECAR_BYTES, keep=False, missing=None,
@@ -307,21 +309,25 @@ def _sidecar(model_path, model_id: str) -> tuple[dict, str | None]:
     except FileError as err:
         return {}, str(err)
     if data is None:
-        return {}, f"{model_path} has no analysis sidecar ({path.name}): {uncalibrated_words(model_path)}"
+        return {}, _("{model} has no analysis sidecar ({name}): {what}").format(
+            model=model_path, name=path.name, what=uncalibrated_words(model_path))
     if data.get("model_sha256") != model_id:
-        return {}, f"the analysis sidecar {path} was made for another model: {uncalibrated_words(model_path)}"
+        return {}, _("the analysis sidecar {path} was made for another model: {what}").format(
+            path=path, what=uncalibrated_words(model_path))
     try:
         float(data["errors"]["value_sd"])
         for entry in entries(data):
             HandValues.from_json(entry["hand_values"])
     except (KeyError, TypeError, ValueError) as err:
-        return data, f"the analysis sidecar {path} is damaged ({err}): {uncalibrated_words(model_path)}"
+        return data, _("the analysis sidecar {path} is damaged ({error}): {what}").format(
+            path=path, error=err, what=uncalibrated_words(model_path))
     try:
         if "playout_policy" in data:
             PlayoutPolicy.from_json(data["playout_policy"])
     except ValueError as err:
-        return data, (f"the analysis sidecar {path} is damaged ({err}): the network plays the analysis's playouts, "
-                      f"several times slower; {DISTIL_COMMAND} --model {model_path} fits the policy again")
+        return data, _("the analysis sidecar {path} is damaged ({error}): the network plays the analysis's "
+                       "playouts, several times slower; {command} fits the policy again").format(
+            path=path, error=err, command=f"{DISTIL_COMMAND} --model {model_path}")
     return data, None
 
 
@@ -331,7 +337,7 @@ def entries(data: dict) -> list[dict]:
     top = {k: data[k] for k in ("hand_values", "errors") if k in data}
     variants = data.get("variants", [])
     if not isinstance(variants, list):
-        raise TypeError("its variants are not a list")
+        raise TypeError(_("its variants are not a list"))
     return ([top] if top else []) + variants
 
 
@@ -353,19 +359,19 @@ def entry_for(data: dict, rules: Rules) -> dict | None:
 
 def _object(data) -> dict:
     if not isinstance(data, dict):
-        raise ValueError("not a JSON object")
+        raise ValueError(_("not a JSON object"))
     return data
 
 
 def read_sidecar(model_path, model_id: str) -> dict:
     """The model's sidecar, {} if there is none, it is unreadable, or it was made for another model."""
-    return _sidecar(model_path, model_id)[0]
+    return _sidecar(model_path, model_id, language())[0]
 
 
 def sidecar_problem(model_path, model_id: str) -> str | None:
     """Why the model's sidecar cannot be used (missing, damaged, another model's, a damaged table), in one line
     that says what it means for the numbers and what to do; None where it can."""
-    return _sidecar(model_path, model_id)[1]
+    return _sidecar(model_path, model_id, language())[1]
 
 
 @lru_cache(maxsize=8)

@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 
-from .. import core
+from .. import core, i18n
 from . import home
 from .options import Parser, backend_problem
 
@@ -43,6 +43,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     listed, by name and help, which is all `--help` shows of them; "": none)."""
     parser = Parser(prog="cuarenta-tutor", description="Learn and play Cuarenta in the terminal.")
     parser.add_argument("--version", action=VersionAction)
+    parser.add_argument("--lang", choices=i18n.LANGUAGES, help=i18n.gettext(
+        "the language of the tutor (default: your setting, else the environment's LANG)"))
     parser.set_defaults(run=home.run)
     sub = parser.add_subparsers(dest="command")
     for name in COMMANDS:
@@ -58,7 +60,9 @@ def main(argv=None) -> int:
     """Run the command line `argv` (default: the process's): its exit status. An argument the parser refuses is
     one line and 2, returned as every other refusal is (--help and --version: 0)."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    command = next((word for word in argv if not word.startswith("-")), "")  # no top-level option takes a value
+    argv = choose_language(argv)
+    words = [word for i, word in enumerate(argv) if not (i == 1 and argv[0] == "--lang")]
+    command = next((word for word in words if not word.startswith("-")), "")  # only --lang takes a value
     interrupted = []
     with _noting_interrupts(interrupted):
         try:
@@ -83,6 +87,39 @@ def main(argv=None) -> int:
     print(f"\ncuarenta-tutor {command}: stopped".replace(" :", ":"), file=sys.stderr)
     _STOPPED.append(True)
     return 130
+
+
+def choose_language(argv: list[str]) -> list[str]:
+    """Set the language of this process, before any parser or word is made: `--lang` (anywhere on the line: it is
+    taken out and given to the top-level parser first), else the person's setting, else the environment. argparse's
+    own words ("usage: ", "options") go through the same catalogs. The arguments to parse."""
+    chosen, rest, i = None, [], 0
+    while i < len(argv):
+        word = argv[i]
+        if word == "--lang" and i + 1 < len(argv):
+            chosen, i = argv[i + 1], i + 2
+            continue
+        if word.startswith("--lang="):
+            chosen = word.split("=", 1)[1]
+        else:
+            rest.append(word)
+        i += 1
+    try:
+        i18n.set_language(chosen)
+    except ValueError:  # the parser refuses it, naming the choices
+        i18n.set_language(_stored_language())
+        return ["--lang", chosen, *rest]
+    if chosen is None:
+        i18n.set_language(_stored_language())
+    argparse._ = i18n.gettext
+    argparse.ngettext = i18n.ngettext
+    return rest if chosen is None else ["--lang", chosen, *rest]
+
+
+def _stored_language() -> str:
+    from ..resources import user_data_dir
+
+    return i18n.stored_choice(user_data_dir() / "settings.json")
 
 
 def _parse(parser, argv):

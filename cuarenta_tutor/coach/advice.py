@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import ACTION_RANK, State, legal_actions, play_events
+from ..i18n import _, number, percent
 from ..narrator import Narrator, best_despite, cards, move_name
 
 
@@ -55,7 +56,7 @@ def does(state: State, action: int) -> str:
     """What a move does at once, in the narrator's words ("takes 3♥ 4♠, caída +2")."""
     events = play_events(state, action)
     taken = events[0].captured
-    head = f"takes {cards(taken)}" if taken else "trails"
+    head = _("takes {cards}").format(cards=cards(taken)) if taken else _("trails")
     return ", ".join([head, *Narrator(state.rules).notes(events)])
 
 
@@ -82,8 +83,10 @@ def win_text(win: float, ci95, measured: bool = True) -> str:
     """"62% ±3" (an analysed move), "62%" (the network's), or "62% (uncalibrated)" where the analysis has no
     measured error (advice.measured_error): its interval is unknown."""
     if ci95 is None:
-        return f"{win:.0f}%"
-    return f"{win:.0f}% ±{(ci95[1] - ci95[0]) / 2:.0f}" if measured else f"{win:.0f}% (uncalibrated)"
+        return percent(win)
+    if not measured:
+        return _("{win} (uncalibrated)").format(win=percent(win))
+    return f"{percent(win)} ±{number((ci95[1] - ci95[0]) / 2)}"
 
 
 def refined_hints(state: State, analysis) -> list[Hint]:

@@ -74,6 +74,21 @@ def set_language(lang: str | None = None) -> str:
     return code
 
 
+def stored_choice(settings_file) -> str:
+    """The language a person chose in the settings file at `settings_file` ("" where none, or where the file can't
+    be read). A peek before any screen or `--help`; the settings are read and checked, a damaged file reported and
+    kept aside, by records.load_settings when the app loads them."""
+    import json
+
+    try:
+        with open(settings_file, "rb") as fp:
+            data = json.loads(fp.read(1 << 16))
+    except (OSError, ValueError):
+        return ""
+    value = data.get("language", "") if isinstance(data, dict) else ""
+    return value if value in LANGUAGES else ""
+
+
 @lru_cache(maxsize=None)
 def catalog(lang: str) -> _gettext.NullTranslations:
     """The compiled catalogs of `lang`, chained into one (English: none, the msgids are the text)."""

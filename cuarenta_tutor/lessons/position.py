@@ -8,14 +8,20 @@ line.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from ..engine import (
+    ACTION_BASE,
+    ACTION_KIND,
+    ACTION_RANK,
     RANKS,
     TARGET_SCORE,
+    TRAIL,
     IllegalMove,
     State,
     action_to_string,
+    capture_options,
     card_str,
     choice_to_action,
     legal_actions,
@@ -24,6 +30,7 @@ from ..engine import (
     parse_rank,
 )
 from ..engine.cards import DECK_SIZE
+from ..i18n import N_, _
 from ..narrator import move_name
 
 _COMMON = {"id", "prompt", "hand", "table", "trailed", "scores", "captured", "pile_sizes", "stock", "ronda", "answer",
@@ -33,7 +40,9 @@ HANDS = {2: ("hand", "opponent"), 4: ("hand", "next_opponent", "partner", "previ
 RONDAS = {2: ("ronda", "opponent_ronda"),
           4: ("ronda", "next_opponent_ronda", "partner_ronda", "previous_opponent_ronda")}
 """Per player count, the field naming each seat's ronda rank in this deal."""
-SEAT_NAMES = {2: ("you", "your opponent"), 4: ("you", "your next opponent", "your partner", "your previous opponent")}
+SEAT_NAMES = {2: (N_("you"), N_("your opponent")),
+              4: (N_("you"), N_("your next opponent"), N_("your partner"), N_("your previous opponent"))}
+"""Per player count, each seat as the problems of a file name it (translated where shown)."""
 _FIELDS = {n: _COMMON | set(HANDS[n]) | set(RONDAS[n]) for n in HANDS}
 
 

@@ -1,21 +1,23 @@
 """Provides the person's settings as one typed value (read once and checked, kept aside when damaged, written
 atomically), and the options of a new game as another.
 
-`settings.json` in the user data folder holds `{"tutor": bool, "model": str, "level": str}` ("" for the shipped
-model). Reading never raises and never resets anything in silence: a file that is not such an object, or holds a
-value of the wrong type or an unknown level, is kept aside as `settings.damaged-<time>.json` (records.read_json,
-as every file of the person's), the values it cannot use take their defaults, the repaired settings are written
-back where the file could be kept aside, and each problem is a message for the person. A model that is no longer
-there (moved, deleted) is a message too: the agent plays with the shipped one.
+`settings.json` in the user data folder holds `{"tutor": bool, "model": str, "level": str, "language": str}` ("" for
+the shipped model; "" for the language of the environment, else "en" or "es"). Reading never raises and never
+resets anything in silence: a file that is not such an object, or holds a value of the wrong type or an unknown
+level or language, is kept aside as `settings.damaged-<time>.json` (records.read_json, as every file of the
+person's), the values it cannot use take their defaults, the repaired settings are written back where the file
+could be kept aside, and each problem is a message for the person. A model that is no longer there (moved,
+deleted) is a message too: the agent plays with the shipped one.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..engine import PLAYER_COUNTS, PRESETS
+from ..i18n import LANGUAGES
 from .reader import FileError, read_json, refuse
 from .store import data_dir, write_atomic
 
@@ -37,14 +39,17 @@ class Settings:
     """The ONNX model the agent plays with; None: the shipped one."""
     level: str = "club"
     """The level of play last chosen for a new game (one of LEVELS)."""
+    language: str = ""
+    """The language of the interface: "en", "es", or "" for the environment's (i18n.from_environment)."""
 
     def __post_init__(self) -> None:
-        problems = _problems(self.tutor, self.model, self.level)
+        problems = _problems(self.tutor, self.model, self.level, self.language)
         if problems:
             raise ValueError("; ".join(problems.values()))
 
     def to_json(self) -> dict:
-        return {"tutor": self.tutor, "model": "" if self.model is None else str(self.model), "level": self.level}
+        return {"tutor": self.tutor, "model": "" if self.model is None else str(self.model), "level": self.level,
+                "language": self.language}
 
 
 @dataclass(frozen=True)
@@ -77,7 +82,7 @@ class NewGame:
             raise ValueError(f"the seed is a whole number, not {self.seed!r}")
 
 
-def _problems(tutor, model, level) -> dict[str, str]:
+def _problems(tutor, model, level, language="") -> dict[str, str]:
     """The values that are not settings, by field, each with its reason."""
     found = {}
     if not isinstance(tutor, bool):
@@ -86,6 +91,9 @@ def _problems(tutor, model, level) -> dict[str, str]:
         found["model"] = f"model must be the path of an ONNX file, not {model!r}"
     if not isinstance(level, str) or level not in LEVELS:
         found["level"] = f"level {level!r} is not a level of play (choose one of: {', '.join(LEVELS)})"
+    if not isinstance(language, str) or language not in ("", *LANGUAGES):
+        found["language"] = (f"language {language!r} is not a language of the tutor "
+                             f"(choose one of: {', '.join(LANGUAGES)})")
     return found
 
 
@@ -103,7 +111,7 @@ def load_settings(path=None) -> tuple[Settings, list[str]]:
     except FileError as err:
         return Settings(), [str(err)]
     defaults = Settings()
-    values = {name: data.get(name, getattr(defaults, name)) for name in ("tutor", "model", "level")}
+    values = {name: data.get(name, getattr(defaults, name)) for name in ("tutor", "model", "level", "language")}
     if isinstance(values["model"], str):
         values["model"] = Path(values["model"]) if values["model"] else None
     damaged = _problems(**values)
@@ -118,7 +126,7 @@ def load_settings(path=None) -> tuple[Settings, list[str]]:
                                                   f"{'; '.join(damaged.values())}")]
     if settings.model is not None and not settings.model.exists():  # an exported model deleted since: not damage
         gone = settings.model
-        settings = Settings(settings.tutor, None, settings.level)
+        settings = replace(settings, model=None)
         try:
             save_settings(settings, path)
         except OSError:

@@ -15,19 +15,16 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-import platformdirs
-
+from ..resources import DATA_ENV, user_data_dir  # noqa: F401 (DATA_ENV: records exports it)
 from .reader import read_json
 from .record import GameRecord, RecordError, from_json, result_text, to_json
 
-DATA_ENV = "CUARENTA_TUTOR_HOME"
 MAX_BYTES = 20 << 20  # a record is tens of kilobytes; a larger file is not one (and is not read into memory)
 
 
 def data_dir() -> Path:
-    """The user data folder: $CUARENTA_TUTOR_HOME if set, else the platform's (platformdirs)."""
-    env = os.environ.get(DATA_ENV)
-    return Path(env) if env else Path(platformdirs.user_data_dir("cuarenta-tutor", appauthor=False))
+    """The user data folder: $CUARENTA_TUTOR_HOME if set, else the platform's (platformdirs; resources.py)."""
+    return user_data_dir()
 
 
 def games_dir() -> Path:
