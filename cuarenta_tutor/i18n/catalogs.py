@@ -48,8 +48,6 @@ def code_messages() -> dict:
     for filename, lineno, message, _comments, context in extract_from_dir(
             str(PACKAGE_DIR), method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=(),
             strip_comment_tags=True):
-        if "/i18n/" in f"/{filename}":
-            continue
         key = _key(message, context)
         if key is None:
             continue
