@@ -63,3 +63,43 @@ def test_the_core_compiles_at_level_1_unless_numba_opt_says_and_keeps_each_level
     out = subprocess.run([sys.executable, str(probe)], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [level, f"O{level}", level]  # compiled at it, cached in a folder of its own
+
+
+WARM_PROBE = """
+import sys
+from cuarenta_tutor import core
+from cuarenta_tutor.core import jit
+def double(x):
+    return 2 * x
+compiled = jit.njit(double)
+core._warm_play = lambda: compiled(4)  # the warm's parts: one small function, cached like the core's
+core._warm_encode = lambda: None
+core.warm()
+print(core.notice() or "no notice")
+"""
+
+
+def test_a_damaged_compiled_cache_is_set_aside_and_compiled_again_with_one_line(tmp_path):
+    """Random bytes in numba's cache files (index and code): the warm sets the folder aside, compiles again and says
+    so once; the next run loads the new cache in silence."""
+    import os
+    import subprocess
+    import sys
+
+    cache = tmp_path / "cache"
+    env = os.environ | {"NUMBA_CACHE_DIR": str(cache)}
+    probe = tmp_path / "probe.py"
+    probe.write_text(WARM_PROBE)
+    run = lambda: subprocess.run([sys.executable, str(probe)], env=env, capture_output=True, text=True, timeout=120)
+    first = run()
+    assert first.returncode == 0 and first.stdout.strip() == "no notice", first.stderr
+    damaged = [p for p in cache.rglob("*") if p.suffix in (".nbi", ".nbc")]
+    assert damaged
+    for path in damaged:
+        path.write_bytes(os.urandom(200))
+    second = run()
+    assert second.returncode == 0, second.stderr
+    assert "cache was damaged" in second.stdout and "kept aside as" in second.stdout
+    assert len(list(cache.glob("core-*.damaged-*"))) == 1
+    third = run()
+    assert third.returncode == 0 and third.stdout.strip() == "no notice", third.stdout + third.stderr

@@ -77,7 +77,11 @@ def main(argv=None) -> int:
             if problem:
                 print(f"cuarenta-tutor {command}: {problem}", file=sys.stderr)
                 return 2
-            return args.run(args)
+            code = args.run(args)
+            notice = core.notice()  # a damaged compiled cache set aside and compiled again: one line
+            if notice:
+                print(f"cuarenta-tutor: {notice}", file=sys.stderr)
+            return code
         except Exception:
             if not interrupted:
                 raise

@@ -16,6 +16,7 @@ import os
 import threading
 import time
 
+from ..i18n import _
 from .jit import available
 
 CORES = ("python", "fast")
@@ -105,27 +106,63 @@ def warm() -> float:
         _WARMED.clear()
     started = time.perf_counter()
     try:
-        from .jit import cache_dir
-
-        later = []
-        for name, part in (("play", _warm_play), ("encode", _warm_encode)):  # what no other process is compiling now
-            with _file_lock(cache_dir() / f"warm-{name}.lock", wait=False) as lock:
-                if lock.held:
-                    part()
-                    continue
-            later.append((name, part))
-        for name, part in later:  # then the rest, once the process at it is done: from the disk cache
-            with _file_lock(cache_dir() / f"warm-{name}.lock"):
-                part()
         try:
-            (cache_dir() / WHOLE).touch()
-        except OSError:  # no mark: a later warm is taken for a compile, and the Python core serves meanwhile
-            pass
+            _warm_parts()
+        except Exception as err:  # a damaged cache (numba raises what its unpickling meets): aside, compile again
+            aside = _set_cache_aside()
+            if aside is None:
+                raise
+            _WARM["notice"] = _("the compiled core's cache was damaged ({error}); it was kept aside as {aside} and "
+                                "the core compiled again").format(error=type(err).__name__, aside=aside)
+            _warm_parts()
     finally:
         _WARM["seconds"] = time.perf_counter() - started
         _WARM["done"], _WARM["busy"] = True, False
         _WARMED.set()
     return _WARM["seconds"]
+
+
+def _warm_parts() -> None:
+    """Each part of the core compiled or loaded: what no other process is compiling now first, then the rest from
+    the disk cache once the process at it is done."""
+    from .jit import cache_dir
+
+    later = []
+    for name, part in (("play", _warm_play), ("encode", _warm_encode)):
+        with _file_lock(cache_dir() / f"warm-{name}.lock", wait=False) as lock:
+            if lock.held:
+                part()
+                continue
+        later.append((name, part))
+    for name, part in later:
+        with _file_lock(cache_dir() / f"warm-{name}.lock"):
+            part()
+    try:
+        (cache_dir() / WHOLE).touch()
+    except OSError:  # no mark: a later warm is taken for a compile, and the Python core serves meanwhile
+        pass
+
+
+def _set_cache_aside():
+    """The cache folder renamed `<folder>.damaged-<time>` and an empty one made in its place (the compiled functions
+    keep its path); the new name, or None where there was nothing to set aside or it could not be moved."""
+    from .jit import cache_dir
+
+    folder = cache_dir()
+    if not any(folder.rglob("*.nb[ic]")):
+        return None
+    aside = folder.with_name(f"{folder.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+    try:
+        folder.rename(aside)
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return aside
+
+
+def notice() -> str | None:
+    """What a warm had to do that the person should hear of (a damaged cache set aside), once; None if nothing."""
+    return _WARM.pop("notice", None)
 
 
 class _file_lock:
