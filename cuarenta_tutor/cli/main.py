@@ -188,7 +188,13 @@ class _noting_interrupts:
 def run() -> None:
     """The `cuarenta-tutor` command: main's status as the process's. After a Ctrl-C stop it leaves without the
     interpreter's finalisers: objects a compile left half built complain in them, on the user's screen."""
-    code = main()
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader of our output left (`| head`): stop quietly, as a Unix command does
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the flush at exit would fail again on the closed pipe
+        sys.exit(141)  # 128 + SIGPIPE, what a shell reports for a command a closed pipe stopped
     if _STOPPED:
         sys.stdout.flush()
         sys.stderr.flush()
