@@ -24,7 +24,8 @@ PACKAGE_DIR = LOCALE_DIR.parent
 KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
             "npgettext": ((1, "c"), 2, 3)}
 LESSON_FIELDS = ("title", "text", "prompt", "why")
-"""The fields of a lesson file (and of its positions) that a person reads."""
+"""The fields of a lesson file (and of its positions) that a person reads; a position's `feedback` table (move name
+-> text) too."""
 DOCS = ("tui/help.md",)
 """Texts shown through `paragraphs`, relative to the package: each paragraph (split at blank lines) a message."""
 OWN_WORDS = ("argparse.po",)
@@ -66,6 +67,10 @@ def lesson_messages(folder: Path | None = None) -> dict:
                 value = place.get(field)
                 if isinstance(value, str) and value.strip():
                     found.setdefault(value, []).append(f"lessons/{path.relative_to(folder)}:{field}")
+            feedback = place.get("feedback")
+            for value in feedback.values() if isinstance(feedback, dict) else ():
+                if isinstance(value, str) and value.strip():
+                    found.setdefault(value, []).append(f"lessons/{path.relative_to(folder)}:feedback")
     return found
 
 

@@ -19,6 +19,7 @@ from ..engine import (
     unseen_cards,
     unseen_counts,
 )
+from ..i18n import _, ngettext, number, pgettext
 from ..narrator import Narrator, move_name
 from .position import Position
 
@@ -58,9 +59,17 @@ def doubts(position: Position, result) -> str | None:
     klass = classify(answer.loss, loss_ci95=answer.loss_ci95)
     if klass.is_right:
         return None
-    return (f"the analysis ({result.worlds} worlds, ends of hands valued by the {result.leaf}) plays "
-            f"{move_name(state, result.best.action)}; the answer is {klass.with_article}: it loses {answer.loss:.1f} "
-            f"win-% points ({answer.loss_ci95[0]:.1f} to {answer.loss_ci95[1]:.1f})")
+    return _("the analysis ({worlds} worlds, ends of hands valued by {leaf}) plays {move}; the answer is {klass}: "
+             "it loses {loss} win-% points ({low} to {high})").format(
+        worlds=number(result.worlds), leaf=_leaf(result.leaf),
+        move=move_name(state, result.best.action), klass=klass.with_article,
+        loss=number(answer.loss, 1), low=number(answer.loss_ci95[0], 1), high=number(answer.loss_ci95[1], 1))
+
+
+def _leaf(leaf: str) -> str:
+    """What valued the analysis's playouts (analyse.Analysis.leaf), as analysis_doubts says it."""
+    return {"table": pgettext("analysis leaf", "the table"), "critic": pgettext("analysis leaf", "the critic"),
+            "result": pgettext("analysis leaf", "the result")}.get(leaf, leaf)
 
 
 @cache
@@ -97,35 +106,64 @@ def _threat(state: State, action: int) -> str | None:
     if best is None:
         return None
     points, taken, notes, rank, name = best
-    gain = ", ".join(notes) + (f", {points} points" if len(notes) > 1 else "") if points else f"{taken} cards"
-    holds = "hold" if any(c >> 2 == rank for c in state.hands[1]) else "do not hold"
-    who = "Your opponent" if state.rules.players == 2 else "Your next opponent"
-    return (f"{who} could answer \"{name}\" with any {RANKS[rank]} ({unseen[rank]} unseen): {gain}. "
-            f"This time they {holds} one.")
+    if not points:
+        gain = ngettext("{count} card", "{count} cards", taken).format(count=taken)
+    elif len(notes) > 1:
+        gain = ngettext("{scores}, {count} point", "{scores}, {count} points", points).format(
+            scores=", ".join(notes), count=points)
+    else:
+        gain = ", ".join(notes)
+    holds = any(c >> 2 == rank for c in state.hands[1])
+    message = {(2, True): _("Your opponent could answer \"{move}\" with any {rank} ({unseen} unseen): {gain}. This "
+                            "time they hold one."),
+               (2, False): _("Your opponent could answer \"{move}\" with any {rank} ({unseen} unseen): {gain}. This "
+                             "time they do not hold one."),
+               (4, True): _("Your next opponent could answer \"{move}\" with any {rank} ({unseen} unseen): {gain}. "
+                            "This time they hold one."),
+               (4, False): _("Your next opponent could answer \"{move}\" with any {rank} ({unseen} unseen): {gain}. "
+                             "This time they do not hold one.")}[state.rules.players, holds]
+    return message.format(move=name, rank=RANKS[rank], unseen=unseen[rank], gain=gain)
 
 
-def feedback(position: Position, action: int) -> tuple[bool, str]:
+def feedback(position: Position, action: int | str) -> tuple[bool, str]:
     """(whether `action` is the answer, what to tell the player): the file's text, else `why` for the
-    answer, else what the move takes and scores, what it leaves the opponent, and what another move scores."""
+    answer, else what the move takes and scores, what it leaves the opponent, and what another move scores; in the
+    language in use. `action` is an action id, or a move's name as a person types it (Position.find: English or
+    Spanish, "el 5 se lleva el 5", "botas el K")."""
+    state = position.state
+    if isinstance(action, str):
+        typed, action = action, position.find(action)
+        if action is None:
+            names = ", ".join(move_name(state, a) for a in legal_actions(state))
+            return False, _("\"{typed}\" is not a move here. Your moves: {moves}.").format(typed=typed.strip(),
+                                                                                          moves=names)
     right = action == position.answer
     if action in position.feedback:
-        return right, position.feedback[action]
+        return right, _(position.feedback[action])
     if right:
-        return True, position.why
-    state = position.state
+        return True, _(position.why)
     if action not in legal_actions(state):
-        return False, f"{action!r} is not a legal move here."
+        return False, _("{action} is not a legal move here.").format(action=repr(action))
     (points, taken, notes), threat = _effect(state, action), _threat(state, action)
-    words = (f"it takes {' '.join(card_str(c) for c in taken)} from the table"
-             + (f": {', '.join(notes)}" if notes else " and scores nothing")) if taken else "it captures nothing"
-    parts = [f"{move_name(state, action)}: {words}.", threat or ""]
-    best_points, best_taken, _ = _effect(state, position.answer)
+    move, cards = move_name(state, action), " ".join(card_str(c) for c in taken)
+    if not taken:
+        said = _("{move}: it captures nothing.").format(move=move)
+    elif notes:
+        said = _("{move}: it takes {cards} from the table: {scores}.").format(move=move, cards=cards,
+                                                                             scores=", ".join(notes))
+    else:
+        said = _("{move}: it takes {cards} from the table and scores nothing.").format(move=move, cards=cards)
+    parts = [said, threat or ""]
+    best_points, best_taken, _notes = _effect(state, position.answer)
     if best_points > points:
-        parts.append(f"Another move scores {best_points} points now.")
+        parts.append(ngettext("Another move scores {count} point now.", "Another move scores {count} points now.",
+                              best_points).format(count=best_points))
     elif len(best_taken) > len(taken) and not threat:
-        parts.append(f"Another move takes {len(best_taken)} cards from the table.")
+        parts.append(ngettext("Another move takes {count} card from the table.",
+                              "Another move takes {count} cards from the table.", len(best_taken)).format(
+            count=len(best_taken)))
     elif not threat:
-        parts.append("It is not the best move here; look again.")
+        parts.append(_("It is not the best move here; look again."))
     return False, " ".join(p for p in parts if p)
 
 

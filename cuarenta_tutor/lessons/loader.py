@@ -19,6 +19,7 @@ from ..engine import (
     State,
     preset,
 )
+from ..i18n import _
 from ..resources import data_dir
 from .position import Position, build_position
 
@@ -32,7 +33,8 @@ class LessonError(ValueError):
     """A lesson file that cannot be used; the message names the file, the line and the problem."""
 
     def __init__(self, path: str, line: int | None, problem: str):
-        super().__init__(f"{path}, line {line}: {problem}" if line else f"{path}: {problem}")
+        super().__init__(_("{path}, line {line}: {problem}").format(path=path, line=line, problem=problem) if line
+                         else _("{path}: {problem}").format(path=path, problem=problem))
         self.path, self.line, self.problem = path, line, problem
 
 
@@ -69,16 +71,17 @@ def load_lesson(path) -> Lesson:
     path = Path(path)
     name = _display(path)
     try:  # records.read_json's checks (a regular file, its size, text), the text as it is
-        raw = records.read_json(path, "the lesson file", decode=str, max_bytes=1 << 20, keep=False,
-                                then="fix it or move it out of the lessons folder")
+        raw = records.read_json(path, _("the lesson file"), decode=str, max_bytes=1 << 20, keep=False,
+                                then=_("fix it or move it out of the lessons folder"))
         data = tomllib.loads(raw)
     except records.FileError as err:
         raise LessonError(name, None, err.reason) from None
     except tomllib.TOMLDecodeError as err:
         found = re.search(r"\s*\(at line (\d+), column (\d+)\)$", str(err))
-        text = str(err)[:found.start()] + f" (column {found.group(2)})" if found else str(err)
+        text = _("{problem} (column {column})").format(problem=str(err)[:found.start()], column=found.group(2)) \
+            if found else str(err)
         raise LessonError(name, int(found.group(1)) if found else len(raw.splitlines()),
-                          f"TOML syntax error: {text}") from None
+                          _("TOML syntax error: {problem}").format(problem=text)) from None
     lines = raw.splitlines()
     headers = [n for n, t in enumerate(lines) if _POS_HEADER.match(t)] or [0]
 
@@ -92,34 +95,40 @@ def load_lesson(path) -> Lesson:
 
     unknown = sorted(set(data) - _TOP)
     if unknown:
-        fail(f"unknown field {unknown[0]!r} (known: {', '.join(sorted(_TOP))})", unknown[0])
+        fail(_("unknown field {key} (known: {known})").format(key=repr(unknown[0]), known=", ".join(sorted(_TOP))),
+             unknown[0])
     for key, kind in (("id", str), ("track", str), ("order", int), ("title", str), ("text", str)):
         if key not in data:
-            fail(f"the required field {key!r} is missing")
+            fail(_("the required field {key} is missing").format(key=repr(key)))
         if isinstance(data[key], bool) or not isinstance(data[key], kind) or data[key] == "":
-            fail(f"{key!r} must be a non-empty {kind.__name__}", key)
+            fail((_("{key} must be a non-empty str") if kind is str else _("{key} must be a non-empty int")).format(
+                key=repr(key)), key)
     if data["track"] not in TRACKS:
-        fail(f"unknown track {data['track']!r}: use one of {', '.join(TRACKS)}", "track")
+        fail(_("unknown track {track}: use one of {tracks}").format(track=repr(data["track"]),
+                                                                     tracks=", ".join(TRACKS)), "track")
     if path.parent.name in TRACKS and path.parent.name != data["track"]:
-        fail(f"track {data['track']!r}, but the file is in the {path.parent.name!r} folder", "track")
+        fail(_("track {track}, but the file is in the {folder} folder").format(track=repr(data["track"]),
+                                                                              folder=repr(path.parent.name)), "track")
     players = data.get("players", 2)
     if players not in (2, 4) or isinstance(players, bool):
-        fail(f"'players' must be 2 (1 v 1) or 4 (2 v 2, partners facing each other), not {players!r}", "players")
+        fail(_("'players' must be 2 (1 v 1) or 4 (2 v 2, partners facing each other), not {players}").format(
+            players=repr(players)), "players")
     try:
         rules = preset(data.get("rules", "standard"), players=players)
     except (ValueError, TypeError) as err:
         fail(str(err), "rules")
     if not isinstance(data.get("positions"), list) or not data["positions"]:
-        fail("a lesson needs at least one [[positions]] table", "positions")
+        fail(_("a lesson needs at least one [[positions]] table"), "positions")
     out: list[Position] = []
     for i, spec in enumerate(data["positions"]):
         try:
             pos = build_position(spec, data["track"], rules)
         except ValueError as err:
             pid = spec.get("id") if isinstance(spec, dict) else None
-            fail(f"position {pid or i + 1!r}: {err.args[0]}", err.args[1] if len(err.args) > 1 else None, i)
+            fail(_("position {position}: {problem}").format(position=repr(pid or i + 1), problem=err.args[0]),
+                 err.args[1] if len(err.args) > 1 else None, i)
         if any(p.id == pos.id for p in out):
-            fail(f"position id {pos.id!r} is used twice in this lesson", "id", i)
+            fail(_("position id {position} is used twice in this lesson").format(position=repr(pos.id)), "id", i)
         start = headers[min(i, len(headers) - 1)]
         out.append(replace(pos, line=_find(lines, start, len(lines), "id") or start + 1))
     return Lesson(data["id"], data["track"], data["order"], data["title"], data["text"], tuple(out), path, players)
@@ -132,7 +141,8 @@ def load_lessons(folder=None) -> list[Lesson]:
         twin = next((other for other in lessons[:i] if other.id == lesson.id), None)
         if twin is not None:
             line = _find(lesson.path.read_text(encoding="utf-8").splitlines(), 0, 10**6, "id")
-            raise LessonError(_display(lesson.path), line, f"lesson id {lesson.id!r} is used by {_display(twin.path)}")
+            raise LessonError(_display(lesson.path), line, _("lesson id {lesson} is used by {path}").format(
+                lesson=repr(lesson.id), path=_display(twin.path)))
     return sorted(lessons, key=lambda s: (TRACKS.index(s.track), s.order, s.id))
 
 
@@ -140,14 +150,16 @@ def seat_lines(state: State) -> list[str]:
     """What a lesson screen shows of the seats besides your hand: the score and, in 2 v 2, who holds how many
     cards and who announced a ronda (the rank only for your own)."""
     if state.rules.players == 2:
-        return [f"Score: you {state.scores[0]}, opponent {state.scores[1]}"]
-    names = ("next opponent", "partner", "previous opponent")
-    lines = [f"Score: your side (you and your partner) {state.scores[0]}, the other side {state.scores[1]}",
-             "Cards in hand: " + ", ".join(f"{name} {len(state.hands[seat])}" for seat, name in enumerate(names, 1))]
-    rondas = ([f"you ({RANKS[state.rondas[0]]}s)"] if state.rondas[0] >= 0 else []) + [
-        f"your {name}" for seat, name in enumerate(names, 1) if state.rondas[seat] >= 0]
+        return [_("Score: you {ours}, opponent {theirs}").format(ours=state.scores[0], theirs=state.scores[1])]
+    lines = [_("Score: your side (you and your partner) {ours}, the other side {theirs}").format(
+                 ours=state.scores[0], theirs=state.scores[1]),
+             _("Cards in hand: next opponent {next}, partner {partner}, previous opponent {previous}").format(
+                 next=len(state.hands[1]), partner=len(state.hands[2]), previous=len(state.hands[3]))]
+    names = (_("your next opponent"), _("your partner"), _("your previous opponent"))
+    rondas = ([_("you ({rank}s)").format(rank=RANKS[state.rondas[0]])] if state.rondas[0] >= 0 else []) + [
+        name for seat, name in enumerate(names, 1) if state.rondas[seat] >= 0]
     if rondas:
-        lines.append("Ronda announced this deal by: " + ", ".join(rondas))
+        lines.append(_("Ronda announced this deal by: {players}").format(players=", ".join(rondas)))
     return lines
 
 

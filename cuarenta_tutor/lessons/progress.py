@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import records
+from ..i18n import _
 
 
 @dataclass
@@ -40,8 +41,8 @@ def load_progress(path=None) -> Progress:
     aside: records.read_json)."""
     path = Path(path or progress_path())
     try:
-        return records.read_json(path, "the lesson progress file", _progress, max_bytes=1 << 22, missing=None,
-                                 then="you start with no lesson solved") or Progress()
+        return records.read_json(path, _("the lesson progress file"), _progress, max_bytes=1 << 22, missing=None,
+                                 then=_("you start with no lesson solved")) or Progress()
     except records.FileError as err:
         return Progress(problem=str(err))
 
@@ -49,7 +50,7 @@ def load_progress(path=None) -> Progress:
 def _progress(data) -> Progress:
     if not isinstance(data, dict) or data.get("schema_version") != 1 or not isinstance(data.get("solved"), dict) \
             or not all(isinstance(v, list) and all(isinstance(p, str) for p in v) for v in data["solved"].values()):
-        raise ValueError("not a lesson progress file of schema version 1")
+        raise ValueError(_("not a lesson progress file of schema version 1"))
     return Progress({k: set(v) for k, v in data["solved"].items()})
 
 
