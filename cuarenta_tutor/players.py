@@ -24,6 +24,7 @@ from . import records
 from .agents import POLICY_NAMES as AGENT_NAMES
 from .agents import AgentSpec, make_policy, parse_agent
 from .agents.search import MAX_WORLDS, SearchPolicy
+from .i18n import _, percent, pgettext
 from .records import LEVELS as LEVELS  # the one list (the settings file is checked against it), here by name
 from .table import Decision, Policy
 
@@ -136,21 +137,23 @@ def parse(spec: str | PlayerSpec, model=None) -> PlayerSpec:
     if isinstance(spec, PlayerSpec):
         return spec
     model = None if model is None else str(model)
-    name, _, arg = spec.partition(":")
+    name, _sep, arg = spec.partition(":")
     if name in ("beginner", "club") and not arg:
         network = AgentSpec("onnx", spec, path=model, eps=BEGINNER_EPS if name == "beginner" else 0.0)
         return PlayerSpec(spec, level=name, agent=network, model=model)
     if name == "strong":
         if arg and not (arg.isdigit() and 1 <= int(arg) <= MAX_WORLDS):
-            raise ValueError(f"strong takes a number of worlds, 1 to {MAX_WORLDS}, as in strong:64, not {arg!r}")
+            raise ValueError(_("strong takes a number of worlds, 1 to {most}, as in strong:64, not {arg!r}").format(
+                most=MAX_WORLDS, arg=arg))
         return PlayerSpec(spec, level="strong", worlds=int(arg) if arg else None, model=model)
     if name == "adaptive":
-        raise ValueError("adaptive is a level for a person's games (it moves with their results); in the arena "
-                         "name a rung instead: " + ", ".join(RUNGS))
+        raise ValueError(_("adaptive is a level for a person's games (it moves with their results); in the arena "
+                           "name a rung instead: {rungs}").format(rungs=", ".join(RUNGS)))
     if name == "openspiel":
-        kind, _, sims = arg.partition(":")
+        kind, _sep, sims = arg.partition(":")
         if kind != "ismcts" or (sims and not sims.isdigit()) or sims == "0":
-            raise ValueError(f"openspiel takes ismcts or ismcts:SIMS (simulations a decision, 1 or more), not {arg!r}")
+            raise ValueError(_("openspiel takes ismcts or ismcts:SIMS (simulations a decision, 1 or more), not "
+                               "{arg!r}").format(arg=arg))
         _openspiel_class()  # the extra is there, or say how to install it, before any game
         return PlayerSpec(spec, simulations=int(sims) if sims else 0)
     agent_spec = f"onnx:{model}{spec[4:]}" if spec.startswith("onnx") and model is not None and ":" not in spec \
@@ -160,7 +163,8 @@ def parse(spec: str | PlayerSpec, model=None) -> PlayerSpec:
     except ValueError as err:
         if not str(err).startswith("unknown policy"):
             raise
-        raise ValueError(f"unknown policy {spec!r}; choose one of: {', '.join(POLICY_NAMES)}") from None
+        raise ValueError(_("unknown policy {name!r}; choose one of: {choices}").format(
+            name=spec, choices=", ".join(POLICY_NAMES))) from None
 
 
 def compiled(policy):
@@ -187,7 +191,8 @@ def _openspiel_class():
     try:
         from .interop.openspiel import OpenSpielPolicy
     except ImportError:
-        raise ValueError("openspiel:ismcts needs the openspiel extra: pip install -e '.[openspiel]'") from None
+        raise ValueError(_("openspiel:ismcts needs the openspiel extra: {command}").format(
+            command="pip install -e '.[openspiel]'")) from None
     return OpenSpielPolicy
 
 
@@ -239,21 +244,22 @@ def load_ladder(path=None) -> Ladder:
     path = Path(path or ladder_path())
     try:
         return records.read_json(path, "the level file", _ladder, max_bytes=1 << 22, missing=None,
-                                 then=f"the adaptive level starts again at {RUNGS[START_RUNG]}") or Ladder()
+                                 then=_("the adaptive level starts again at {rung}").format(
+                                     rung=rung_name(RUNGS[START_RUNG]))) or Ladder()
     except records.FileError as err:
         return Ladder(problem=str(err))
 
 
 def _ladder(data) -> Ladder:
     if not isinstance(data, dict) or data.get("schema_version") != 1:
-        raise ValueError("not a level file of schema version 1")
+        raise ValueError(_("not a level file of schema version {n}").format(n=1))
     rung, games = data["rung"], data["games"]
     if type(rung) is not int or not 0 <= rung < len(RUNGS):
-        raise ValueError(f"its rung {rung!r} is not one of 0..{len(RUNGS) - 1}")
+        raise ValueError(_("its rung {rung!r} is not one of 0..{last}").format(rung=rung, last=len(RUNGS) - 1))
     if not isinstance(games, list) or not all(
             isinstance(g, dict) and isinstance(g.get("game_id"), str) and type(g.get("rung")) is int
             and isinstance(g.get("won"), bool) for g in games):
-        raise ValueError("its games are not game results")
+        raise ValueError(_("its games are not game results"))
     return Ladder(rung, games)
 
 
@@ -276,7 +282,7 @@ class Level:
     def of(cls, text: str | None) -> Level:
         if not text:
             return cls()
-        name, _, rung = text.partition(":")
+        name, _sep, rung = text.partition(":")
         return cls("adaptive", rung) if name == "adaptive" else cls(text)
 
     @property
@@ -290,14 +296,31 @@ class Level:
         return self.rung if self.adaptive else self.name
 
     def __str__(self) -> str:
-        """In words: "club", "adaptive, now the network with 50% random moves"."""
-        return f"adaptive, now {rung_name(self.rung)}" if self.adaptive else self.name
+        """In words, in the language in use: "club", "adaptive, now the network with 50% random moves"."""
+        if self.adaptive:
+            return _("adaptive, now {rung}").format(rung=rung_name(self.rung))
+        return level_name(self.name)
+
+
+def level_name(level: str) -> str:
+    """A level of play's name as a person reads it, in the language in use ("beginner" / "principiante"); the
+    level ids (LEVELS) stay as they are in files and on the command line."""
+    return {"beginner": pgettext("level", "beginner"), "club": pgettext("level", "club"),
+            "strong": pgettext("level", "strong"), "adaptive": pgettext("level", "adaptive")}.get(level, level)
+
+
+def level_description(level: str) -> str:
+    """What a level of play is, in a line: "beginner: the agent, with half its moves at random"."""
+    about = {"beginner": _("the agent, with half its moves at random"), "club": _("the agent (the trained network)"),
+             "strong": _("the agent with its search, half a second a move"),
+             "adaptive": _("follows your results, one step a game")}.get(level)
+    return f"{level_name(level)}: {about}" if about else level_name(level)
 
 
 def rung_name(spec: str) -> str:
-    """A rung in words: "random play", "the network, 35% random moves", "club", "strong"."""
+    """A rung in words: "random play", "the network with 35% random moves", "club", "strong"."""
     if spec == "onnx@eps=1":
-        return "random play"
+        return _("random play")
     if spec.startswith("onnx@eps="):
-        return f"the network with {100 * float(spec.split('=')[1]):.0f}% random moves"
-    return spec
+        return _("the network with {share} random moves").format(share=percent(100 * float(spec.split("=")[1])))
+    return level_name(spec)

@@ -295,7 +295,7 @@ def test_format_review_writes_one_line_per_move_the_intervals_the_provenance_and
     assert ("Annotations by model 0123456789ab: analysis in up to 256 sampled worlds per move, ends valued by the "
             "table (version 9.9)") in lines
     name = "Ana (you)" if first == 0 else "Bot"
-    assert f"  {name}: 75.0% over 2 moves (0 inaccuracy, 0 mistake, 1 blunder, 0 unclear); hand 1 75%" in text
+    assert f"  {name}: 75.0% over 2 moves (0 inaccuracies, 0 mistakes, 1 blunder, 0 unclear); hand 1 75%" in text
     assert "no move was annotated" in format_review(record, [])
 
 

@@ -316,7 +316,7 @@ def test_take_back_returns_to_before_your_last_move_and_the_record_keeps_it(tmp_
     assert records.replay(records.load(tmp_path / f"{back.record.game_id}.json"))[-1] == back.state
     from cuarenta_tutor.coach import format_review
 
-    assert "Moves were taken back 1 time(s)" in format_review(saved, [])
+    assert "Moves were taken back 1 time in this game" in format_review(saved, [])
 
 
 def test_explore_starts_a_new_game_from_a_move_of_a_saved_one_without_touching_it(tmp_path):

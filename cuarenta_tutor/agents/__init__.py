@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ..i18n import _
 from ..table import Decision, Policy
 from .base import BasePolicy
 from .expert import ExpertPolicy
@@ -56,7 +57,7 @@ def parse_agent(spec: str) -> AgentSpec:
     for name in ("onnx", "search"):  # options without the count or path: search@infer, onnx@eps=0.2
         if spec.startswith(name + "@"):
             spec = f"{name}:{spec[len(name):]}"
-    name, _, arg = spec.partition(":")
+    name, _sep, arg = spec.partition(":")
     if name in ("random", "greedy", "expert") and not arg:
         return AgentSpec(name, text)
     if name == "search":
@@ -73,16 +74,17 @@ def parse_agent(spec: str) -> AgentSpec:
             if not 1 <= samples <= MAX_WORLDS or solve < 0:
                 raise ValueError
         except ValueError:
-            raise ValueError(f"search takes a number of sampled deals (1 to {MAX_WORLDS}), @infer (worlds weighted "
-                             f"by the other seats' plays), @carton (piles valued by the cartón they lead to) and "
-                             f"@solve=K (the deal's last K cards solved exactly), as in search:200 or "
-                             f"search:48@infer@carton@solve=6, not {arg!r}") from None
+            raise ValueError(_("search takes a number of sampled deals (1 to {most}), @infer (worlds weighted by "
+                               "the other seats' plays), @carton (piles valued by the cartón they lead to) and "
+                               "@solve=K (the deal's last K cards solved exactly), as in search:200 or "
+                               "search:48@infer@carton@solve=6, not {arg!r}").format(
+                most=MAX_WORLDS, arg=arg)) from None
         return AgentSpec("search", text, samples, "infer" in flags, "carton" in flags, solve)
     if name == "onnx":
         path, *options = arg.split("@")
         values = {"temp": 0.0, "eps": 0.0}
         for option in options:
-            key, _, value = option.partition("=")
+            key, _sep, value = option.partition("=")
             try:
                 if key not in values:
                     raise ValueError
@@ -90,11 +92,12 @@ def parse_agent(spec: str) -> AgentSpec:
                 if not 0 <= values[key] < float("inf") or (key == "eps" and values[key] > 1):
                     raise ValueError
             except ValueError:
-                raise ValueError(f"onnx takes @temp=T (T 0 or more: samples its moves) and @eps=E (E 0..1: plays a "
-                                 f"random legal move that share of the time), as in onnx@temp=0.5@eps=0.2, not "
-                                 f"@{option}") from None
+                raise ValueError(_("onnx takes @temp=T (T 0 or more: samples its moves) and @eps=E (E 0..1: plays a "
+                                   "random legal move that share of the time), as in onnx@temp=0.5@eps=0.2, not "
+                                   "{option}").format(option="@" + option)) from None
         return AgentSpec("onnx", text, path=path or None, temp=values["temp"], eps=values["eps"])
-    raise ValueError(f"unknown policy {text!r}; choose one of: {', '.join(POLICY_NAMES)}")
+    raise ValueError(_("unknown policy {name!r}; choose one of: {choices}").format(
+        name=text, choices=", ".join(POLICY_NAMES)))
 
 
 def make_policy(spec: str, seed: int = 0) -> Policy:

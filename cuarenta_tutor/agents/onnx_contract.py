@@ -9,13 +9,21 @@ observing seat's team), h_out, c_out. B is symbolic. Metadata: the keys below.
 from __future__ import annotations
 
 from ..encoding import N_ACTIONS, SIZES
+from ..i18n import N_, _
 
 INPUTS = ("obs", "mask", "h", "c")
 OUTPUTS = ("probs", "value", "h_out", "c_out")
 METADATA_KEYS = ("encoding_version", "obs_size", "n_actions", "hidden_size", "rules_preset", "train_steps",
                  "created", "git_commit")
 OPSET = 17
-REEXPORT = "re-export it from its checkpoint with `cuarenta-tutor export CHECKPOINT --out MODEL.onnx`"
+REEXPORT = N_("re-export it from its checkpoint with {command}")
+"""What fixes a model that does not fit this code (translated where said: `reexport`)."""
+EXPORT_COMMAND = "`cuarenta-tutor export CHECKPOINT --out MODEL.onnx`"
+
+
+def reexport() -> str:
+    """How to make a model this code reads, in the language in use."""
+    return _(REEXPORT).format(command=EXPORT_COMMAND)
 
 
 def one_thread_session(path):
@@ -38,20 +46,22 @@ def check_metadata(meta: dict, path: str) -> tuple[int, int]:
     """Check a model's metadata against this code; returns the LSTM hidden size and the observation size."""
     missing = [k for k in METADATA_KEYS if k not in meta]
     if missing:
-        raise ModelError(f"{path} lacks the metadata {', '.join(missing)}: it was not exported by cuarenta-tutor; "
-                         f"{REEXPORT}")
+        raise ModelError(_("{path} lacks the metadata {keys}: it was not exported by cuarenta-tutor; {fix}").format(
+            path=path, keys=", ".join(missing), fix=reexport()))
     versions = {str(v): size for v, size in SIZES.items()}
     version = str(meta["encoding_version"])
     if version not in versions:
-        raise ModelError(f"{path} was exported for encoding_version={version}, but this version of cuarenta-tutor "
-                         f"reads encoding_version {' or '.join(versions)}; {REEXPORT} (retrain first if the encoding "
-                         f"changed)")
+        raise ModelError(_("{path} was exported for encoding_version={version}, but this version of cuarenta-tutor "
+                           "reads encoding_version {versions}; {fix} (retrain first if the encoding changed)").format(
+            path=path, version=version, versions=_(" or ").join(versions), fix=reexport()))
     want = {"obs_size": versions[version], "n_actions": N_ACTIONS}
     for key, value in want.items():
         if str(meta[key]) != str(value):
-            raise ModelError(f"{path} was exported for {key}={meta[key]}, but encoding_version {version} has "
-                             f"{key}={value}; {REEXPORT} (retrain first if the encoding changed)")
+            raise ModelError(_("{path} was exported for {key}={found}, but encoding_version {version} has "
+                               "{key}={value}; {fix} (retrain first if the encoding changed)").format(
+                path=path, key=key, found=meta[key], version=version, value=value, fix=reexport()))
     try:
         return int(meta["hidden_size"]), versions[version]
     except ValueError:
-        raise ModelError(f"{path} has a bad hidden_size {meta['hidden_size']!r}; {REEXPORT}") from None
+        raise ModelError(_("{path} has a bad hidden_size {size!r}; {fix}").format(
+            path=path, size=meta["hidden_size"], fix=reexport())) from None

@@ -16,12 +16,13 @@ import numpy as np
 
 from ..encoding import N_ACTIONS, legal_mask
 from ..engine import State, apply, legal_actions
+from ..i18n import _
 from ..resources import data_dir
 from ..table import Decision
 from .base import BasePolicy
 from .features import encode_into
 from .memory_graph import load_memory
-from .onnx_contract import REEXPORT, ModelError, check_metadata, one_thread_session
+from .onnx_contract import ModelError, check_metadata, one_thread_session, reexport
 
 DEFAULT_MODEL = "cuarenta-a2c-lstm.onnx"
 _ALL = np.ones((1, N_ACTIONS), dtype=bool)
@@ -43,22 +44,25 @@ def load_session(path):
     """An onnxruntime session on one thread, with the model checked against this code."""
     path = Path(path)
     if not path.is_file():
-        what = f"{path} is a folder, not a model file" if path.is_dir() else f"model file not found: {path}"
-        raise ModelError(f"{what}. The shipped model is models/{DEFAULT_MODEL}; reinstall cuarenta-tutor, or "
-                         f"{REEXPORT}")
+        what = (_("{path} is a folder, not a model file") if path.is_dir() else _("model file not found: {path}"))
+        raise ModelError(_("{what}. The shipped model is {shipped}; reinstall cuarenta-tutor, or {fix}").format(
+            what=what.format(path=path), shipped=f"models/{DEFAULT_MODEL}", fix=reexport()))
     try:
         session = one_thread_session(path)
     except Exception as err:  # onnxruntime raises its own exception types for unreadable files
-        raise ModelError(f"{path} is not a usable ONNX model (damaged or truncated?): "
-                         f"{str(err).splitlines()[0][:200]}. Replace it with the shipped one, or {REEXPORT}") from None
+        raise ModelError(_("{path} is not a usable ONNX model (damaged or truncated?): {error}. Replace it with the "
+                           "shipped one, or {fix}").format(path=path, error=str(err).splitlines()[0][:200],
+                                                           fix=reexport())) from None
     hidden, width = check_metadata(session.get_modelmeta().custom_metadata_map, str(path))
     inputs = session.get_inputs()
     names = [i.name for i in inputs]
     if names != ["obs", "mask", "h", "c"]:
-        raise ModelError(f"{path} has inputs {names}, expected obs, mask, h, c; {REEXPORT}")
+        raise ModelError(_("{path} has inputs {names}, expected obs, mask, h, c; {fix}").format(
+            path=path, names=names, fix=reexport()))
     graph_hidden = inputs[2].shape[-1]
     if not 0 < hidden <= MAX_HIDDEN or (isinstance(graph_hidden, int) and graph_hidden != hidden):
-        raise ModelError(f"{path} says its hidden_size is {hidden}, but its graph takes {graph_hidden}; {REEXPORT}")
+        raise ModelError(_("{path} says its hidden_size is {hidden}, but its graph takes {graph}; {fix}").format(
+            path=path, hidden=hidden, graph=graph_hidden, fix=reexport()))
     check_outputs(session, hidden, width, path)
     return session, hidden
 
@@ -85,12 +89,14 @@ def check_outputs(session, hidden: int, width: int, path) -> None:
     try:
         probs, value, h, c = session.run(None, {"obs": obs, "mask": mask, "h": zero, "c": zero})
     except Exception as err:  # onnxruntime's own exception types
-        raise ModelError(f"{path} does not run: {str(err).splitlines()[0][:200]}; {REEXPORT}") from None
+        raise ModelError(_("{path} does not run: {error}; {fix}").format(
+            path=path, error=str(err).splitlines()[0][:200], fix=reexport())) from None
     if probs.shape != (2, N_ACTIONS) or value.shape != (2,) or h.shape != (1, 2, hidden):
-        raise ModelError(f"{path} gives outputs of the wrong shape ({probs.shape}, {value.shape}, {h.shape}); "
-                         f"{REEXPORT}")
+        raise ModelError(_("{path} gives outputs of the wrong shape ({shapes}); {fix}").format(
+            path=path, shapes=f"{probs.shape}, {value.shape}, {h.shape}", fix=reexport()))
     if not all(np.isfinite(x).all() for x in (probs, value, h, c)):
-        raise ModelError(f"{path} gives non-finite numbers (NaN or infinity): its weights are damaged; {REEXPORT}")
+        raise ModelError(_("{path} gives non-finite numbers (NaN or infinity): its weights are damaged; {fix}").format(
+            path=path, fix=reexport()))
 
 
 class OnnxPolicy(BasePolicy):
@@ -144,8 +150,8 @@ class OnnxPolicy(BasePolicy):
         mask = legal_mask(state)[None] if state.turn == self.seat and not state.is_over else _ALL
         probs, value, h, c = self.run(self._obs, mask, self.h, self.c)
         if not (np.isfinite(probs).all() and np.isfinite(value).all()):
-            raise ModelError(f"{self.path} gave a non-finite number (NaN or infinity) for this position: its weights "
-                             f"are damaged; {REEXPORT}")
+            raise ModelError(_("{path} gave a non-finite number (NaN or infinity) for this position: its weights are "
+                               "damaged; {fix}").format(path=self.path, fix=reexport()))
         self.h, self.c = h, c
         self._seen = (state, probs[0], float(value[0]), h, c)
 

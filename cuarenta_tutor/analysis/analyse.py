@@ -293,7 +293,7 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
             break
         round_started = time.perf_counter()
         drawn, laters = [], []
-        for _ in range(batch):
+        for _draw in range(batch):
             drawn.append(determinize(state, seat, rng))
             laters.append(rng.randrange(1 << 62))
         got = play_worlds(playouts, drawn, legal, seat, laters, h0, c0)

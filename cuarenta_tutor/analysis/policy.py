@@ -45,8 +45,8 @@ class PlayoutPolicy:
             raise ValueError(_("its playout policy is not a JSON object"))
         hidden, params = data.get("hidden"), data.get("params")
         if not isinstance(hidden, int) or isinstance(hidden, bool) or not 1 <= hidden <= MAX_HIDDEN:
-            raise ValueError(_("its playout policy's hidden size must be a whole number 1-{most}, not {hidden!r}").format(
-                most=MAX_HIDDEN, hidden=hidden))
+            raise ValueError(_("its playout policy's hidden size must be a whole number 1-{most}, not "
+                               "{hidden!r}").format(most=MAX_HIDDEN, hidden=hidden))
         if not isinstance(params, list) or len(params) != size(hidden):
             raise ValueError(_("its playout policy needs {n} parameters for {hidden} hidden units").format(
                 n=size(hidden), hidden=hidden))

@@ -142,7 +142,7 @@ def _value(outcome, table: np.ndarray) -> float:
 
 def _fixed_point(outcomes: dict, grid: np.ndarray, step, rounds: int) -> np.ndarray:
     """Update `grid` at every start with `step(start, its outcomes)` until nothing moves by 1e-7."""
-    for _ in range(rounds):
+    for _round in range(rounds):
         change = 0.0
         for start, results in outcomes.items():
             (a, b), dealer = start

@@ -21,6 +21,9 @@ from ..coach import (
     win_text,
 )
 from ..coach.advice import key_of
+from ..coach.review import seat_name
+from ..i18n import number
+from ..i18n import percent as _percent
 
 
 def analysis_win(analysis, move) -> str:
@@ -32,11 +35,12 @@ def analysis_win(analysis, move) -> str:
 def hint_win(hint) -> str:
     """A hint's win % for its column: "62% ±3" refined, "62% ±?" refined without a measured error, "62%" the
     network's (at once)."""
+    win = _percent(hint.win_pct).rjust(len(_percent(100)))  # the column aligned: " 62%" under "100%"
     if not hint.refined or hint.margin is None:
-        return f"{hint.win_pct:3.0f}%"
-    return f"{hint.win_pct:3.0f}% ±{hint.margin:.0f}" if hint.measured else f"{hint.win_pct:3.0f}% ±?"
+        return win
+    return f"{win} ±{number(hint.margin)}" if hint.measured else f"{win} ±?"
 
 
 __all__ = ["Class", "classify", "REVIEW", "analysis_win", "hint_win", "key_of", "loss_text", "luck", "margin_text",
            "measured_error", "note_measured", "percent", "provenance_lines", "reasons", "refined_hints", "star_note",
-           "summary_accuracy", "win_text"]
+           "summary_accuracy", "win_text", "seat_name"]

@@ -8,8 +8,11 @@ from ..agents.onnx_contract import ModelError
 from ..agents.onnx_policy import default_model_path, file_sha256, load_session
 from ..analysis.values import sidecar_problem
 from ..coach.drills import BOX_DAYS, add_drills, load_deck, save_deck
+from ..coach.kinds import label as kind_label
+from ..coach.kinds import with_article as kind_with_article
 from ..coach.stats import load as load_stats
 from ..coach.stats import report_text, weak_spot
+from ..i18n import _
 from ..lessons import (
     LessonError,
     feedback,
@@ -19,7 +22,7 @@ from ..lessons import (
     save_progress,
     seat_lines,
 )
-from ..players import LEVELS, load_ladder, rung_name
+from ..players import LEVELS, level_description, level_name, load_ladder, rung_name
 from ..records import (
     NewGame,
     RecordError,
@@ -40,7 +43,8 @@ __all__ = ["ModelError", "default_model_path", "file_sha256", "load_session", "a
            "add_drills", "load_deck", "save_deck", "load_stats", "report_text", "weak_spot", "LessonError",
            "feedback", "last_rules_lesson", "load_lessons", "load_progress", "save_progress", "seat_lines", "LEVELS",
            "load_ladder", "rung_name", "NewGame", "RecordError", "ReplayedGame", "Settings", "games_dir",
-           "list_games", "load", "load_settings", "models_dir", "save", "save_settings", "when_text", "uncalibrated"]
+           "list_games", "load", "load_settings", "models_dir", "save", "save_settings", "when_text", "uncalibrated",
+           "kind_label", "kind_with_article", "level_name", "level_description"]
 
 
 def uncalibrated(model) -> str | None:
@@ -63,8 +67,9 @@ def load_settings(path=None) -> tuple[Settings, list[str]]:
     try:
         load_session(settings.model)
     except ModelError as err:
-        problems.append(f"the model of your settings cannot be used ({err}); the agent plays with the shipped one "
-                        f"and your settings no longer name it (m on the home screen chooses another)")
+        problems.append(_("the model of your settings cannot be used ({error}); the agent plays with the shipped "
+                          "one and your settings no longer name it (m on the home screen chooses another)").format(
+            error=err))
         settings = replace(settings, model=None)
         try:
             save_settings(settings, path)

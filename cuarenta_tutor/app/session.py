@@ -35,6 +35,7 @@ from ..engine import (
     preset_name,
     rank_of,
 )
+from ..i18n import _
 from ..narrator import Narrator, move_name
 from ..players import LEVELS, Level, compiled, load_ladder, rung_name, save_ladder
 from ..players import make as make_player
@@ -98,9 +99,13 @@ class SaveError(Exception):
     """A move that was not made because the game could not be saved; the message says what to do."""
 
     def __init__(self, err: OSError, folder):
-        what = "Free some disk space" if err.errno == errno.ENOSPC else "Fix that"
-        super().__init__(f"The move was not made: the game could not be saved in {folder} "
-                         f"({err.strerror or err}). {what}, then play it again.")
+        if err.errno == errno.ENOSPC:
+            text = _("The move was not made: the game could not be saved in {folder} ({error}). Free some disk "
+                     "space, then play it again.")
+        else:
+            text = _("The move was not made: the game could not be saved in {folder} ({error}). Fix that, then "
+                     "play it again.")
+        super().__init__(text.format(folder=folder, error=err.strerror or err))
 
 
 class GameSession:
@@ -144,16 +149,17 @@ class GameSession:
         """A new game; `level` one of LEVELS ("adaptive" plays at the person's rung of the ladder, 1 v 1
         only); `players` 2, or 4 for you and an agent partner against two agents."""
         if players not in (2, 4):
-            raise ValueError(f"a game is for 2 or 4 players, not {players}")
+            raise ValueError(_("a game is for 2 or 4 players, not {n}").format(n=players))
         rules = preset(rules_name, players=players)
         if level not in LEVELS:
-            raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
+            raise ValueError(_("unknown level {level!r}; choose one of: {choices}").format(
+                level=level, choices=", ".join(LEVELS)))
         if level == "adaptive" and players != 2:
-            raise ValueError("the adaptive level follows your own results: it is for 1 v 1 games")
+            raise ValueError(_("the adaptive level follows your own results: it is for 1 v 1 games"))
         seed = random.SystemRandom().randrange(1 << 31) if seed is None else seed
         dealer = first_dealer(seed, players) if dealer is None else dealer
         if not 0 <= dealer < players:
-            raise ValueError(f"the dealer is a seat 0..{players - 1}, not {dealer}")
+            raise ValueError(_("the dealer is a seat 0..{last}, not {dealer}").format(last=players - 1, dealer=dealer))
         model_path = Path(model_path) if model_path else default_model_path()
         names = seat_names(players)
         seats = [("human", names[0])] + [("onnx", "Agent" if players == 2 else names[s]) for s in range(1, players)]
@@ -176,7 +182,8 @@ class GameSession:
         """A new game that starts as `record` went up to move `ply` (0-based, before it), you in seat 0 against
         the agent, saved as a game of its own: the record itself is not touched."""
         if not 0 <= ply <= len(record.moves) or len(record.seats) != 2:
-            raise ValueError(f"a game of two can be explored from move 1 to {len(record.moves) + 1}")
+            raise ValueError(_("a game of two can be explored from move 1 to {last}").format(
+                last=len(record.moves) + 1))
         model_path = Path(model_path) if model_path else default_model_path()
         rules = Rules().with_options(**record.rules)
         fresh = records.new_record(rules, record.seed, record.first_dealer,
@@ -237,9 +244,10 @@ class GameSession:
         ladder.record(self.record.game_id, self.state.winner == (HUMAN & 1))
         save_ladder(ladder)
         if ladder.rung == before:
-            return f"Adaptive level: it stays at {rung_name(ladder.spec)}."
-        way = "up" if ladder.rung > before else "down"
-        return f"Adaptive level: one rung {way}, to {rung_name(ladder.spec)}, for your next game."
+            return _("Adaptive level: it stays at {rung}.").format(rung=rung_name(ladder.spec))
+        if ladder.rung > before:
+            return _("Adaptive level: one rung up, to {rung}, for your next game.").format(rung=rung_name(ladder.spec))
+        return _("Adaptive level: one rung down, to {rung}, for your next game.").format(rung=rung_name(ladder.spec))
 
     @property
     def human_turn(self) -> bool:
@@ -281,12 +289,12 @@ class GameSession:
         what was taken back (its `takebacks`) and is saved first (SaveError: nothing changed). IllegalMove when
         there is nothing to take back or the game is over."""
         if self.over:
-            raise IllegalMove("the game is over; review it to see the other moves", "game_over")
+            raise IllegalMove(_("the game is over; review it to see the other moves"), "game_over")
         if self.adaptive:
-            raise IllegalMove("no takebacks in an adaptive game: its result moves your level", "adaptive_game")
+            raise IllegalMove(_("no takebacks in an adaptive game: its result moves your level"), "adaptive_game")
         last = max((i for i, m in enumerate(self.record.moves) if m.seat == HUMAN), default=None)
         if last is None:
-            raise IllegalMove("you have not played a move to take back", "nothing_to_take_back")
+            raise IllegalMove(_("you have not played a move to take back"), "nothing_to_take_back")
         record = self.record
         kept = (list(record.moves), list(record.takebacks), record.updated)
         taken = [{"seat": m.seat, "action": m.action, "card": m.card, "annotation": m.annotation}
@@ -312,7 +320,7 @@ class GameSession:
         """The person's move (IllegalMove says why not), annotated by the coach, saved. The annotation comes
         from `analysis` (this position's, from `analyse`) if given, else from the network's one pass."""
         if not self.human_turn:
-            raise IllegalMove("it is not your turn" if not self.over else "the game is over", "not_your_turn")
+            raise IllegalMove(_("it is not your turn") if not self.over else _("the game is over"), "not_your_turn")
         check_action(self.state, action, card)  # the rule a move breaks, before the coach judges it
         decision = self.coach_decision()
         ply = len(self.record.moves)
@@ -330,15 +338,16 @@ class GameSession:
         record and every memory stay as they are. `play_agent` makes the move, on the thread that plays."""
         policy = self.table.seats[request.state.turn]
         if policy is None or request.state.winner >= 0:
-            raise IllegalMove("the game is over" if request.state.winner >= 0 else "it is your turn, not the agent's",
-                              "not_agent_turn")
+            raise IllegalMove(_("the game is over") if request.state.winner >= 0
+                              else _("it is your turn, not the agent's"), "not_agent_turn")
         return policy.decide(request.state)
 
     def play_agent(self, decision=None) -> MoveReport:
         """The agent's move, saved: `decision` (agent_decision's, for the position the game is at), or decided
         now."""
         if self.over or self.state.turn == HUMAN:
-            raise IllegalMove("the game is over" if self.over else "it is your turn, not the agent's", "not_agent_turn")
+            raise IllegalMove(_("the game is over") if self.over else _("it is your turn, not the agent's"),
+                              "not_agent_turn")
         if decision is None:
             decision = self.agent_decision(self.request())
         return self._play(decision.action, None, decision, None)

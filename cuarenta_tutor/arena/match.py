@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .. import records
 from ..engine import Caida, Dealer, Limpia, Ronda, first_dealer, preset
+from ..i18n import _
 from ..interop import BACKENDS
 from ..players import PlayerSpec, parse  # any player's name, and the levels of play
 from ..table import Table
@@ -107,11 +108,12 @@ def run_match(a: str, b: str, games: int, jobs: int | None = 1, seed: int = 0, r
     is called after every game. `backend="ray"` plays the games as Ray tasks (the `distributed` extra) on the
     cluster at `address`, or on a local Ray instance of `jobs` CPUs (None: all cores); the results are the same."""
     if games < 2 or games % 2:
-        raise ValueError("--games must be an even number of 2 or more (every seed is played twice)")
+        raise ValueError(_("--games must be an even number of 2 or more (every seed is played twice)"))
     if jobs is not None and jobs < 1:
-        raise ValueError(f"--jobs must be 1 or more, not {jobs}")
+        raise ValueError(_("--jobs must be 1 or more, not {n}").format(n=jobs))
     if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; choose {' or '.join(BACKENDS)}")
+        raise ValueError(_("unknown backend {backend!r}; choose {choices}").format(
+            backend=backend, choices=_(" or ").join(BACKENDS)))
     a, b = parse(a), parse(b)  # parsed once; built once here so a bad name or model fails before any game
     a.make(), b.make(), preset(rules, players=players)
     tasks = [(a, b, rules, players, seed, pair, swapped, records_dir) for pair in range(games // 2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from ..i18n import _, ngettext, number, pgettext
 from .match import GameResult
 from .stats import reliability, win_rate_interval
 
@@ -87,26 +88,40 @@ def summarize(a: str, b: str, results: list[GameResult], calibration: bool = Fal
                         round(sum(r.a.points - r.b.points for r in results) / n, 2), sides[0], sides[1], calibration)
 
 
+def _figure(value) -> str:
+    """A figure of the table as the language writes it, with the decimals it was kept with ("21.5" / "21,5")."""
+    text = str(value)
+    return number(value, len(text.partition(".")[2])) if isinstance(value, float) else text
+
+
 def format_summary(s: MatchSummary, rules: str, seed: int) -> str:
     """A plain-text report of a match's figures."""
     a, b = s.a, s.b
-    lines = [f"arena: {a.policy} (A) vs {b.policy} (B), {s.games} games on {s.pairs} duplicate seed pairs, "
-             f"rules {rules}, seed {seed}",
-             f"A win rate {s.win_rate:.3f}  95% CI [{s.ci_low:.3f}, {s.ci_high:.3f}]   "
-             f"mean point difference {s.mean_point_diff:+.2f}",
+    games = ngettext("{n} game on {pairs} duplicate seed pairs", "{n} games on {pairs} duplicate seed pairs",
+                     s.games).format(n=s.games, pairs=s.pairs)
+    lines = [_("arena: {a} (A) vs {b} (B), {games}, rules {rules}, seed {seed}").format(
+                 a=a.policy, b=b.policy, games=games, rules=rules, seed=seed),
+             _("A win rate {rate}  95% CI [{low}, {high}]   mean point difference {diff}").format(
+                 rate=number(s.win_rate, 3), low=number(s.ci_low, 3), high=number(s.ci_high, 3),
+                 diff=("-" if s.mean_point_diff < 0 else "+") + number(abs(s.mean_point_diff), 2)),
              "", f"{'':22}{'A ' + a.policy:>18}{'B ' + b.policy:>18}"]
-    for key, label in (("wins", "wins"), ("mean_points", "final points"), ("caidas_per_game", "caídas / game"),
-                       ("limpias_per_game", "limpias / game"), ("rondas_per_game", "rondas / game"),
-                       ("decision_ms", "ms / decision")):
-        lines.append(f"{label:22}{getattr(a, key):>18}{getattr(b, key):>18}")
+    for key, label in (("wins", pgettext("arena", "wins")), ("mean_points", pgettext("arena", "final points")),
+                       ("caidas_per_game", pgettext("arena", "caídas / game")),
+                       ("limpias_per_game", pgettext("arena", "limpias / game")),
+                       ("rondas_per_game", pgettext("arena", "rondas / game")),
+                       ("decision_ms", pgettext("arena", "ms / decision"))):
+        lines.append(f"{label:22}{_figure(getattr(a, key)):>18}{_figure(getattr(b, key)):>18}")
     for k, side in (("A", a), ("B", b)):
         if side.ece is not None:
-            lines += ["", f"calibration of {k} {side.policy}: expected calibration error {side.ece:.4f}",
-                      f"{'bin':>12}{'decisions':>11}{'predicted':>11}{'observed':>10}"]
+            heads = (pgettext("arena", "bin"), pgettext("arena", "decisions"), pgettext("arena", "predicted"),
+                     pgettext("arena", "observed"))
+            lines += ["", _("calibration of {side} {policy}: expected calibration error {ece}").format(
+                          side=k, policy=side.policy, ece=number(side.ece, 4)),
+                      f"{heads[0]:>12}{heads[1]:>11}{heads[2]:>11}{heads[3]:>10}"]
             for row in side.reliability:
                 if row["count"]:
-                    lines.append(f"{row['low']:>5.1f}-{row['high']:<5.1f} {row['count']:>11}"
-                                 f"{row['predicted']:>11.3f}{row['observed']:>10.3f}")
+                    lines.append(f"{number(row['low'], 1):>5}-{number(row['high'], 1):<5} {row['count']:>11}"
+                                 f"{number(row['predicted'], 3):>11}{number(row['observed'], 3):>10}")
         elif s.calibration_requested:
-            lines.append(f"{k} {side.policy} reports no value: no calibration")
+            lines.append(_("{side} {policy} reports no value: no calibration").format(side=k, policy=side.policy))
     return "\n".join(lines)

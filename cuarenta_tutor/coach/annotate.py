@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, fields
 
 from ..analysis.classes import THRESHOLDS, Class, classify, range_accuracy
 from ..engine import State, legal_actions
+from ..i18n import _
 from ..narrator import move_name
 from ..resources import version
 from ..table import Decision
@@ -47,8 +48,8 @@ def hints(state: State, decision: Decision) -> list[MoveHint]:
     if not legal:  # the game is over
         return []
     if any(a not in decision.action_values for a in legal):
-        raise ValueError(f"hints need a win probability after every legal move; {decision.model_id or 'this policy'}"
-                         f" gives none (use the trained agent, OnnxPolicy)")
+        raise ValueError(_("hints need a win probability after every legal move; {policy} gives none (use the "
+                           "trained agent, OnnxPolicy)").format(policy=decision.model_id or _("this policy")))
     wins = {a: 100.0 * decision.action_values[a] for a in legal}
     probs = {a: float(decision.probs.get(a, 0.0)) for a in legal}
     choice = max(legal, key=lambda a: (probs[a], wins[a], -a))
@@ -256,10 +257,11 @@ def annotate(state: State, decision: Decision, played_action: int, ply: int, pre
     win % on the analysis's scale by `scale` (analysis.onepass.scale; None: the network's own); the class "unclear",
     never one from these numbers (a review of the game gives the analysis's)."""
     if preset not in THRESHOLDS:
-        raise ValueError(f"unknown coaching preset {preset!r}; choose one of: {', '.join(THRESHOLDS)}")
+        raise ValueError(_("unknown coaching preset {preset!r}; choose one of: {choices}").format(
+            preset=preset, choices=", ".join(THRESHOLDS)))
     if decision.value is None:
-        raise ValueError(f"annotations need the win probability of the position; "
-                         f"{decision.model_id or 'this policy'} gives none (use the trained agent, OnnxPolicy)")
+        raise ValueError(_("annotations need the win probability of the position; {policy} gives none (use the "
+                           "trained agent, OnnxPolicy)").format(policy=decision.model_id or _("this policy")))
     ranked = hints(state, decision)
     played = next((h for h in ranked if h.action == played_action), None)
     if played is None:

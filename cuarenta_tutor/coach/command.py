@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..i18n import _, ngettext
 from ..progressbar import progress_bar
 
 
@@ -39,9 +40,9 @@ def review_text(args) -> int:
         for g in games:
             print(f"{g.path}  {g.created[:16]}  {g.result}")
         for p in problems:
-            print(f"skipped: {p}", file=sys.stderr)
+            print(_("skipped: {problem}").format(problem=p), file=sys.stderr)
         if not games:
-            print("No saved games yet.")
+            print(_("No saved games yet."))
         return 0
     say = (lambda text: print(text, file=sys.stderr)) if args.json else print
     try:
@@ -58,19 +59,23 @@ def review_text(args) -> int:
                  if args.worlds or not is_current(record.moves[p].annotation, model_id, settings)]
         if stale:
             made: list = []
-            with progress_bar("reviewing") as advance:
+            with progress_bar(_("reviewing")) as advance:
                 annotations = review(game, args.model, settings, analysed, progress=advance, plies=stale,
                                      drills=made, jobs=args.jobs or default_jobs())
             changes = store(game, annotations, analysed)
             records.save(record, path=args.game)
-            say(f"Reviewed {len(annotations)} moves on the analysis; saved in {args.game}")
+            say(ngettext("Reviewed {n} move on the analysis; saved in {path}",
+                         "Reviewed {n} moves on the analysis; saved in {path}", len(annotations)).format(
+                n=len(annotations), path=args.game))
             for line in changes:
-                say(f"  changed: {line}")
+                say("  " + _("changed: {line}").format(line=line))
             added, problems = drills.add_drills(made)
             for problem in problems:
-                say(f"  drills: {problem}")
+                say("  " + _("drills: {problem}").format(problem=problem))
             if added:
-                say(f"  {added} new drill(s) from your mistakes: cuarenta-tutor drills")
+                say("  " + ngettext("{n} new drill from your mistakes: {command}",
+                                    "{n} new drills from your mistakes: {command}", added).format(
+                    n=added, command="cuarenta-tutor drills"))
         if args.json:
             seat = seats[0] if args.seat is not None or record.human_seat is None else record.human_seat
             split = luck.split(game, seat % 2, args.model or default_model_path(), model_id)
@@ -95,6 +100,6 @@ def stats(args) -> int:
         print(f"cuarenta-tutor stats: {err}", file=sys.stderr)
         return 2
     for problem in problems:
-        print(f"skipped: {problem}", file=sys.stderr)
+        print(_("skipped: {problem}").format(problem=problem), file=sys.stderr)
     print(json.dumps(progress.report(games)) if args.json else progress.report_text(games))
     return 0

@@ -20,7 +20,8 @@ from pathlib import Path
 from .. import records
 from ..analysis.classes import Class, classify
 from ..engine import legal_actions
-from ..narrator import why_better
+from ..i18n import _, number
+from ..narrator import move_name, why_better
 from .advice import measured_error, win_text
 from .annotate import move_risks
 from .kinds import KINDS, kind
@@ -91,34 +92,34 @@ class Drill:
     def from_json(cls, data) -> Drill:
         """ValueError says what is wrong with a stored drill."""
         if not isinstance(data, dict):
-            raise ValueError(f"a drill is an object, not {type(data).__name__}")
+            raise ValueError(_("a drill is an object, not {kind}").format(kind=type(data).__name__))
         try:
             drill = cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
             state = drill.state()  # the game replays to the position
             if not isinstance(drill.id, str) or drill.kind not in KINDS or drill.seat != state.turn:
-                raise ValueError("its id, kind or seat is not a drill's")
+                raise ValueError(_("its id, kind or seat is not a drill's"))
             if any(datetime.fromisoformat(when).tzinfo is None for when in (drill.due, drill.created)):
-                raise ValueError("its due or created date has no time zone")
+                raise ValueError(_("its due or created date has no time zone"))
             if not isinstance(drill.answers, list) or not all(
                     isinstance(a, dict) and datetime.fromisoformat(a["when"]).tzinfo for a in drill.answers):
-                raise ValueError("its answers are not a list of answers with their time")
+                raise ValueError(_("its answers are not a list of answers with their time"))
             if type(drill.box) is not int or not 0 <= drill.box < len(BOX_DAYS) \
                     or drill.played not in {m["action"] for m in drill.moves}:
-                raise ValueError("its box or its moves do not fit")
+                raise ValueError(_("its box or its moves do not fit"))
             if sorted(m["action"] for m in drill.moves) != sorted(legal_actions(state)):
-                raise ValueError("its moves are not the legal moves of its position")
+                raise ValueError(_("its moves are not the legal moves of its position"))
             if not all(isinstance(m["move"], str) and (m["ci95"] is None or (
                     len(m["ci95"]) == 2 and all(isinstance(x, (int, float)) for x in m["ci95"]))) for m in drill.moves):
-                raise ValueError("a move's name or interval is missing")
+                raise ValueError(_("a move's name or interval is missing"))
             if not all(isinstance(m[k], (int, float)) for m in drill.moves for k in NUMBERS):
-                raise ValueError("a move's numbers are missing")
+                raise ValueError(_("a move's numbers are missing"))
             if not isinstance(drill.measured, bool):
-                raise ValueError("its 'measured' is not true or false")
+                raise ValueError(_("its 'measured' is not true or false"))
             if not all(m.get("class") in set(Class) for m in drill.moves):
-                raise ValueError(f"a move's class is not one of {', '.join(Class)}")
+                raise ValueError(_("a move's class is not one of {classes}").format(classes=", ".join(Class)))
         except (TypeError, KeyError, ValueError, records.RecordError) as err:
-            why = f"something in it has no {err}" if isinstance(err, KeyError) else err
-            raise ValueError(f"drill {data.get('id', '?')!r} cannot be read ({why})") from None
+            why = _("something in it has no {key}").format(key=err) if isinstance(err, KeyError) else err
+            raise ValueError(_("drill {id!r} cannot be read ({why})").format(id=data.get("id", "?"), why=why)) from None
         return drill
 
     def answer(self, action: int, when: datetime) -> tuple[bool, str]:
@@ -137,23 +138,34 @@ def feedback(state, chosen: dict, best: dict, played: dict, measured: bool = Tru
     def _win(m: dict) -> str:
         return win_text(m["win_pct"], m["ci95"], measured)
 
+    def _name(m: dict) -> str:  # in the language in use (the deck keeps the name it was made with)
+        return move_name(state, m["action"])
+
+    def _it(reasons) -> str:  # the narrator's reasons, said of the worse move
+        return " " + _("It {reasons}.").format(reasons=_("; it ").join(reasons))
+
     if Class(chosen["class"]).is_right:
-        head = f"{chosen['move']}: win {_win(chosen)}" + (", the best move." if chosen["loss"] <= 0 else
-                                                          f", within {chosen['loss']:.1f} points of the best.")
+        if chosen["loss"] <= 0:
+            head = _("{move}: win {win}, the best move.").format(move=_name(chosen), win=_win(chosen))
+        else:
+            head = _("{move}: win {win}, within {loss} points of the best.").format(
+                move=_name(chosen), win=_win(chosen), loss=number(chosen["loss"], 1))
     else:
-        head = (f"{chosen['move']}: win {_win(chosen)}, {chosen['loss']:.1f} points below {best['move']} "
-                f"({_win(best)}); {chosen['class']}.")
+        head = _("{move}: win {win}, {loss} points below {best} ({best_win}); {klass}.").format(
+            move=_name(chosen), win=_win(chosen), loss=number(chosen["loss"], 1), best=_name(best),
+            best_win=_win(best), klass=Class(chosen["class"]).label)
         risks = {m["action"]: (m["caida_risk"], m["limpia_risk"]) for m in (chosen, best)}
         reasons = why_better(state, chosen["action"], best["action"], risks)
         if reasons:
-            head += f" It {'; it '.join(reasons)}."
+            head += _it(reasons)
     if chosen["action"] != played["action"]:
-        head += f" In the game you played {played['move']} ({_win(played)}, {Class(played['class']).with_article})."
+        head += " " + _("In the game you played {move} ({win}, {klass}).").format(
+            move=_name(played), win=_win(played), klass=Class(played["class"]).with_article)
         if Class(chosen["class"]).is_right:  # why the right answer beats the game's move, as the tutor says it
             risks = {m["action"]: (m["caida_risk"], m["limpia_risk"]) for m in (chosen, played)}
             reasons = why_better(state, played["action"], chosen["action"], risks)
             if reasons:
-                head += f" It {'; it '.join(reasons)}."
+                head += _it(reasons)
     return head
 
 
@@ -212,8 +224,8 @@ def load_deck(path=None) -> Deck:
     path = Path(path or deck_path())
     try:
         data = records.read_json(path, "the drill deck", _deck, max_bytes=MAX_BYTES, missing={"drills": []},
-                                 keep=False, then=f"it is kept aside as {path.stem}.damaged-<time>{path.suffix} "
-                                                  f"when new drills are saved")
+                                 keep=False, then=_("it is kept aside as {name} when new drills are saved").format(
+                                     name=f"{path.stem}.damaged-<time>{path.suffix}"))
     except records.FileError as err:
         return Deck(problems=[str(err)])
     deck = Deck()
@@ -222,13 +234,13 @@ def load_deck(path=None) -> Deck:
             deck.drills.append(Drill.from_json(entry))
         except ValueError as err:
             deck.kept.append(entry)
-            deck.problems.append(f"{err}; skipped (it stays in {path})")
+            deck.problems.append(_("{error}; skipped (it stays in {path})").format(error=err, path=path))
     return deck
 
 
 def _deck(data) -> dict:
     if not isinstance(data, dict) or data.get("schema_version") != SCHEMA or not isinstance(data.get("drills"), list):
-        raise ValueError(f"not a drill deck of schema version {SCHEMA}")
+        raise ValueError(_("not a drill deck of schema version {n}").format(n=SCHEMA))
     return data
 
 

@@ -4,6 +4,7 @@ told from the position, the played move and the best one, and the lesson that te
 from __future__ import annotations
 
 from ..engine import ACTION_KIND, SUM, Caida, Limpia, State, below, play_events
+from ..i18n import N_, _
 
 KINDS = ("missed caída", "missed limpia", "missed sum", "left a caída", "left a limpia", "gave up the cartón",
          "other")
@@ -11,9 +12,27 @@ LESSONS = {"missed caída": "rules-05-caida", "missed limpia": "rules-06-limpia"
            "left a caída": "strategy-03-safe-trails", "left a limpia": "strategy-01-empty-table",
            "gave up the cartón": "strategy-05-carton-race"}
 """The lesson that teaches what each kind of mistake misses (lesson ids of lessons/)."""
+NAMES = {"missed caída": N_("missed caída"), "missed limpia": N_("missed limpia"), "missed sum": N_("missed sum"),
+         "left a caída": N_("left a caída"), "left a limpia": N_("left a limpia"),
+         "gave up the cartón": N_("gave up the cartón"), "other": N_("other")}
+"""Each kind's words as a person reads them (`label`); the kinds themselves are ids: drills and stats keep them."""
 RISK = 0.15
 """How much more often (a share of the worlds) the played move must let the other side score a caída or a
 limpia than the best one to count as leaving it (as narrator.why_better says it)."""
+
+
+def label(kind: str) -> str:
+    """A kind of mistake in the language in use ("missed caída" / "caída perdida")."""
+    return _(NAMES[kind]) if kind in NAMES else kind
+
+
+def with_article(kind: str) -> str:
+    """A kind of mistake with its article, in the language in use ("a missed caída" / "una caída perdida")."""
+    words = {"missed caída": _("a missed caída"), "missed limpia": _("a missed limpia"),
+             "missed sum": _("a missed sum"), "left a caída": _("a caída given away"),
+             "left a limpia": _("a limpia given away"),
+             "gave up the cartón": _("a cartón given up"), "other": _("another mistake")}
+    return words.get(kind, kind)
 
 
 def kind(state: State, played: int, best: int, risks=None) -> str:

@@ -18,10 +18,12 @@ Every figure is in win-% points for the team.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 
 from ..analysis.values import for_model
 from ..engine import Rules, apply, initial_state, parse_card
+from ..i18n import _, ngettext, number, pgettext
 from ..records import GameRecord, ReplayedGame
 from .review import read
 
@@ -140,23 +142,38 @@ def split(game: GameRecord | ReplayedGame, team: int, model=None, model_id: str 
 def summary_line(luck: GameLuck) -> str:
     """"Win % 50 → 100 (+50.0): luck +41.2, skill +8.8 (losses: own side 12.3, other side 21.1)"."""
     if not luck.hands:
-        return "Luck vs skill: no analysed hand yet."
+        return _("Luck vs skill: no analysed hand yet.")
     t = luck.to_json()["total"]
-    text = (f"Win % {luck.hands[0].start:.0f} → {luck.hands[-1].end:.0f} ({t['win_change']:+.1f}): luck "
-            f"{t['luck']:+.1f}, skill {t['skill']:+.1f} (losses: own side {t['own_loss']:.1f}, "
-            f"other side {t['other_loss']:.1f})")
+    text = _("Win % {start} → {end} ({change}): luck {luck}, skill {skill} (losses: own side {own}, other side "
+             "{other})").format(start=number(luck.hands[0].start), end=number(luck.hands[-1].end),
+                                change=_plus(t["win_change"]), luck=_plus(t["luck"]), skill=_plus(t["skill"]),
+                                own=number(t["own_loss"], 1), other=number(t["other_loss"], 1))
     if t["missing"]:
-        text += f"; {t['missing']} decisions not analysed yet"
+        text = ngettext("{text}; {n} decision not analysed yet", "{text}; {n} decisions not analysed yet",
+                        t["missing"]).format(text=text, n=t["missing"])
     return text
+
+
+def _plus(value: float) -> str:
+    """A signed figure with one decimal in the language's format, signed as `+.1f` signs it ("+2.5", "-0.0")."""
+    shown = round(value, 1)
+    return ("-" if math.copysign(1.0, shown) < 0 else "+") + number(abs(shown), 1)
 
 
 def table_lines(luck: GameLuck) -> list[str]:
     """The per-hand table as text lines."""
-    lines = [f"{'hand':>4} {'start':>6} {'end':>6} {'change':>7} {'luck':>7} {'skill':>7}"]
+    heads = (pgettext("luck table", "hand"), pgettext("luck table", "start"), pgettext("luck table", "end"),
+             pgettext("luck table", "change"), pgettext("luck table", "luck"), pgettext("luck table", "skill"))
+    widths = [max(w, len(head)) for w, head in zip((4, 6, 6, 7, 7, 7), heads, strict=True)]
+
+    def row(cells) -> str:
+        return " ".join(f"{cell:>{w}}" for cell, w in zip(cells, widths, strict=True))
+
+    lines = [row(heads)]
     for h in luck.hands:
-        lines.append(f"{h.hand:>4} {h.start:>6.1f} {h.end:>6.1f} {h.win_change:>+7.1f} {h.luck:>+7.1f} "
-                     f"{h.skill:>+7.1f}")
+        lines.append(row((h.hand, number(h.start, 1), number(h.end, 1), _plus(h.win_change), _plus(h.luck),
+                          _plus(h.skill))))
     if luck.hands:
-        lines.append(f"{'all':>4} {luck.hands[0].start:>6.1f} {luck.hands[-1].end:>6.1f} {luck.win_change:>+7.1f} "
-                     f"{luck.total('luck'):>+7.1f} {luck.total('skill'):>+7.1f}")
+        lines.append(row((pgettext("luck table", "all"), number(luck.hands[0].start, 1), number(luck.hands[-1].end, 1),
+                          _plus(luck.win_change), _plus(luck.total("luck")), _plus(luck.total("skill")))))
     return lines

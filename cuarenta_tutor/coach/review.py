@@ -13,7 +13,9 @@ from ..analysis import analyse_game
 from ..analysis.analyse import Settings, standard
 from ..analysis.calibrate import settings_for
 from ..analysis.classes import ERRORS, Class
-from ..engine import Rules
+from ..engine import ACTION_RANK, Rules, action_to_string, capture_options
+from ..i18n import _, ngettext, number, pgettext
+from ..i18n import percent as _percent
 from ..narrator import Narrator, move_name, why_better
 from ..records import GameRecord, ReplayedGame, result_text
 from .advice import measured_error
@@ -35,7 +37,8 @@ def reviewed_seats(record: GameRecord, seat: int | None = None) -> list[int]:
     """The seats a review annotates: `seat`, else the person's, else every seat."""
     if seat is not None:
         if not 0 <= seat < len(record.seats):
-            raise ValueError(f"seat {seat} is not at this table (seats 0..{len(record.seats) - 1})")
+            raise ValueError(_("seat {seat} is not at this table (seats 0..{last})").format(
+                seat=seat, last=len(record.seats) - 1))
         return [seat]
     return [record.human_seat] if record.human_seat is not None else list(range(len(record.seats)))
 
@@ -102,7 +105,7 @@ def store(game: GameRecord | ReplayedGame, annotations, seats) -> list[str]:
     record = game.record
     new = {a.ply: a for a in annotations}
     chosen = set(game.decisions(seats))
-    names = {s.seat: s.name for s in record.seats}
+    names = {s.seat: seat_name(s.name) for s in record.seats}
     lines = []
     for ply, move in enumerate(record.moves):
         if move.seat not in seats or (ply in chosen and ply not in new):
@@ -112,8 +115,9 @@ def store(game: GameRecord | ReplayedGame, annotations, seats) -> list[str]:
         if before and note:
             no_verdict = before.method == "network" and before.klass == Class.UNCLEAR  # the network's: no class
             if before.klass != note.klass and (before.klass.is_error or note.klass.is_error) and not no_verdict:
-                lines.append(f"move {ply + 1} ({names.get(move.seat, move.seat)}, {note.name}): was "
-                             f"{before.klass.with_article}{_why(before, note)}, now {note.klass}")
+                lines.append(_("move {n} ({name}, {move}): was {before}{why}, now {now}").format(
+                    n=ply + 1, name=names.get(move.seat, move.seat), move=move_name(game.states[ply], note.action),
+                    before=before.klass.with_article, why=_why(before, note), now=note.klass.label))
         record.annotate(ply, note)
     return lines
 
@@ -127,13 +131,30 @@ def _why(before: Annotation, note: Annotation) -> str:
     """Why a verdict changed, for store's line: the network's numbers before any analysis, an analysis the time cap
     cut short, or the deeper pass."""
     if before.method != note.method:
-        return f" ({before.method})"
+        return " " + (_("(network)") if before.method == "network" else _("(analysis)"))
     if before.provenance.cut:
-        return f" (in only {before.worlds} worlds: the time cap cut it)"
+        return " " + ngettext("(in only {n} world: the time cap cut it)", "(in only {n} worlds: the time cap cut it)",
+                              before.worlds).format(n=number(before.worlds))
     worlds = note.provenance.worlds
     if worlds > before.provenance.worlds:
-        return f" (deeper review: {worlds} worlds)"
+        return " " + ngettext("(deeper review: {n} world)", "(deeper review: {n} worlds)", worlds).format(
+            n=number(worlds))
     return ""
+
+
+SEATS = ("You", "The agent", "Agent", "East", "Partner", "West")
+"""The seat names the app gives its games (app/session.py) and records keep, in English: shown in the language in
+use (`seat_name`); any other name (a person's, a bot's) as it is."""
+
+
+def seat_name(name: str) -> str:
+    """A seat's name from a record as a person reads it: the app's own names in the language in use ("East" /
+    "Rival derecho"), any other as it is."""
+    if name not in SEATS:
+        return name
+    return {"You": pgettext("seat", "You"), "The agent": pgettext("seat", "The agent"),
+            "Agent": pgettext("seat", "Agent"), "East": pgettext("seat", "East"),
+            "Partner": pgettext("seat", "Partner"), "West": pgettext("seat", "West")}[name]
 
 
 
@@ -158,6 +179,15 @@ def ending(game: GameRecord | ReplayedGame) -> str:
     return narrator_for(game.record).ending(game.events[-1], game.end)
 
 
+def stable_name(state, action: int) -> str:
+    """A move's name as files and JSON keep it, in English whatever the language ("7 takes 3+4, then J Q":
+    engine.action_to_string, with the escalera it takes in `state`); what a person reads is narrator.move_name."""
+    for option in capture_options([c >> 2 for c in state.table], ACTION_RANK[action], state.rules):
+        if option.action == action:
+            return action_to_string(action, option.sequence)
+    return action_to_string(action)
+
+
 def moves_json(game: GameRecord | ReplayedGame, seats=None) -> list[dict]:
     """One object per annotated decision of `seats` (default: every seat), in the order played, for `review
     --json`: its ply, seat, action (id and name), the mover's win % after it with its 95% interval (None for the
@@ -168,11 +198,12 @@ def moves_json(game: GameRecord | ReplayedGame, seats=None) -> list[dict]:
         note = read(game.moves[ply].annotation)
         if note is None:
             continue
-        out.append({"ply": ply, "seat": note.seat, "action": note.action, "move": note.name,
+        state = game.states[ply]
+        out.append({"ply": ply, "seat": note.seat, "action": note.action, "move": stable_name(state, note.action),
                     "win_pct": round(note.win_after, 2),
                     "ci95": None if note.ci95 is None else [round(x, 2) for x in note.ci95],
                     "loss": round(note.loss, 2), "class": note.klass.value, "best_action": note.best_action,
-                    "best_move": note.best_name, "method": note.method})
+                    "best_move": stable_name(state, note.best_action), "method": note.method})
     return out
 
 
@@ -182,16 +213,25 @@ def format_review(game: GameRecord | ReplayedGame, annotations) -> str:
     game = ReplayedGame.of(game)
     record, states, events = game.record, game.states, game.events
     by_ply = {a.ply: a for a in annotations}
-    names = {s.seat: s.name + (" (you)" if s.seat == record.human_seat else "") for s in record.seats}
+    names = {s.seat: seat_name(s.name) for s in record.seats}
+    if record.human_seat is not None:  # the person's seat marked: "Ana (you)"; the app's "You" as "You (you)" / "Tú"
+        you = next(s.name for s in record.seats if s.seat == record.human_seat)
+        names[record.human_seat] = (pgettext("seat", "You (you)") if you == "You"
+                                    else _("{name} (you)").format(name=seat_name(you)))
     narrator = narrator_for(record)
     width = max(len(n) for n in names.values())
-    lines = [f"Game {record.game_id}: {record.rules_preset or 'custom'} rules, {len(record.seats)} players, "
-             f"{result_text(record)}",
-             "Seats: " + ", ".join(f"{s.seat} {s.name} ({s.player})" for s in record.seats)]
+    lines = [ngettext("Game {id}: {rules} rules, {n} player, {result}",
+                      "Game {id}: {rules} rules, {n} players, {result}", len(record.seats)).format(
+                 id=record.game_id, rules=record.rules_preset or _("custom"), n=len(record.seats),
+                 result=result_text(record)),
+             _("Seats: {seats}").format(seats=", ".join(f"{s.seat} {seat_name(s.name)} ({s.player})"
+                                                        for s in record.seats))]
     if game.is_over:
-        lines.append("How it ended: " + narrator.ending(events[-1], game.end))
+        lines.append(_("How it ended: {ending}").format(ending=narrator.ending(events[-1], game.end)))
     if record.takebacks:
-        lines.append(f"Moves were taken back {len(record.takebacks)} time(s) in this game")
+        lines.append(ngettext("Moves were taken back {n} time in this game",
+                              "Moves were taken back {n} times in this game", len(record.takebacks)).format(
+            n=len(record.takebacks)))
     lines += provenance_lines(by_ply.values())
     hand = -1
     hand_of = {}
@@ -199,33 +239,41 @@ def format_review(game: GameRecord | ReplayedGame, annotations) -> str:
         state = states[i]
         if state.hand_no != hand:
             hand = state.hand_no
-            lines.append(f"Hand {hand + 1} (score {state.scores[0]}-{state.scores[1]})")
+            lines.append(_("Hand {n} (score {ours}-{theirs})").format(n=hand + 1, ours=state.scores[0],
+                                                                      theirs=state.scores[1]))
         hand_of[i] = hand + 1
         text = f"{i + 1:4d}. {names[move.seat]:<{width}}  {move_name(state, move.action)}"
         a = by_ply.get(i)
         if a is not None:
-            text += f"  win {a.win_after:.0f}%{margin_text(a)}  {a.klass}"
+            text += "  " + _("win {win}{margin}  {klass}").format(win=_percent(a.win_after), margin=margin_text(a),
+                                                                  klass=a.klass.label)
             if a.action != a.best_action:
                 why = reasons(state, a)
-                text += (f" (best: {a.best_name}, {a.win_best:.0f}%, loss {a.loss:.1f}{loss_text(a)}"
-                         + (f"; it {'; it '.join(why)})" if why else ")"))
+                best = _("best: {move}, {win}, loss {loss}{interval}").format(
+                    move=move_name(state, a.best_action), win=_percent(a.win_best), loss=number(a.loss, 1),
+                    interval=loss_text(a))
+                if why:
+                    best = _("{best}; it {reasons}").format(best=best, reasons=_("; it ").join(why))
+                text += f" ({best})"
         notes = narrator.notes(events[i + 1])
         lines.append(text + (f" [{'; '.join(notes)}]" if notes else ""))
-    lines.append("Accuracy (share of each decision's range kept: 100 the best move, 0 the worst)")
+    lines.append(_("Accuracy (share of each decision's range kept: 100 the best move, 0 the worst)"))
     for seat in sorted({a.seat for a in by_ply.values()}):
         mine = [by_ply[p] for p in sorted(by_ply) if by_ply[p].seat == seat]
         per_hand = accuracy_by_group(mine, [hand_of.get(a.ply, 0) for a in mine])
-        hands = ", ".join(f"hand {h} {percent(acc)}" for h, acc in per_hand.items())
-        counts = ", ".join(f"{sum(a.klass == k for a in mine)} {k}"
-                           for k in (*ERRORS, Class.UNCLEAR))
-        lines.append(f"  {names[seat]}: {percent(game_accuracy(mine), 1)} over {len(mine)} moves ({counts}); {hands}")
+        hands = ", ".join(_("hand {n} {accuracy}").format(n=h, accuracy=percent(acc)) for h, acc in per_hand.items())
+        counts = ", ".join(k.counted(sum(a.klass == k for a in mine)) for k in (*ERRORS, Class.UNCLEAR))
+        lines.append("  " + ngettext("{name}: {accuracy} over {n} move ({counts}); {hands}",
+                                     "{name}: {accuracy} over {n} moves ({counts}); {hands}", len(mine)).format(
+            name=names[seat], accuracy=percent(game_accuracy(mine), 1), n=len(mine), counts=counts, hands=hands))
     if not by_ply:
-        lines.append("  no move was annotated")
+        lines.append("  " + _("no move was annotated"))
     return "\n".join(lines)
 
 
 def percent(value: float | None, digits: int = 0) -> str:
-    return "-" if value is None else f"{value:.{digits}f}%"
+    """A figure in percent as the language writes it ("62%" / "62 %"), "-" for none."""
+    return "-" if value is None else _percent(value, digits)
 
 
 def margin_text(a: Annotation) -> str:
@@ -233,11 +281,14 @@ def margin_text(a: Annotation) -> str:
     measured error (note_measured)."""
     if a.ci95 is None:
         return ""
-    return f" ±{(a.ci95[1] - a.ci95[0]) / 2:.0f}" if note_measured(a) else " (uncalibrated)"
+    return f" ±{number((a.ci95[1] - a.ci95[0]) / 2)}" if note_measured(a) else " " + _("(uncalibrated)")
 
 
 def loss_text(a: Annotation) -> str:
-    return "" if a.loss_ci95 is None else f", 95% {max(0.0, a.loss_ci95[0]):.1f}-{a.loss_ci95[1]:.1f}"
+    """", 95% 1.2-4.0": the interval of a move's loss (the analysis's)."""
+    if a.loss_ci95 is None:
+        return ""
+    return f", {_percent(95)} {number(max(0.0, a.loss_ci95[0]), 1)}-{number(a.loss_ci95[1], 1)}"
 
 
 def provenance_lines(annotations) -> list[str]:
@@ -245,9 +296,16 @@ def provenance_lines(annotations) -> list[str]:
     seen = {}
     for a in annotations:
         p = a.provenance
-        text = (f"analysis in up to {p.worlds} sampled worlds per move, ends valued by the {p.leaf or '?'}"
-                if a.method == "analysis" else "one forward pass of the network")
-        key = f"Annotations by model {a.model_id[:12] or '?'}: {text} (version {p.version or '?'})"
+        if a.method != "analysis":
+            text = _("one forward pass of the network")
+        else:
+            leaf = {"table": pgettext("leaf", "table"), "critic": pgettext("leaf", "critic"),
+                    "result": pgettext("leaf", "result")}.get(p.leaf, p.leaf or "?")
+            text = ngettext("analysis in up to {n} sampled world per move, ends valued by the {leaf}",
+                            "analysis in up to {n} sampled worlds per move, ends valued by the {leaf}",
+                            p.worlds).format(n=number(p.worlds), leaf=leaf)
+        key = _("Annotations by model {model}: {how} (version {version})").format(
+            model=a.model_id[:12] or "?", how=text, version=p.version or "?")
         seen[key] = seen.get(key, 0) + 1
-    return [f"{k}: {n} moves" if len(seen) > 1 else k for k, n in seen.items()] + (
-        ["Win % is for the mover's team, ± its 95% interval"] if seen else [])
+    return [ngettext("{line}: {n} move", "{line}: {n} moves", n).format(line=k, n=n) if len(seen) > 1 else k
+            for k, n in seen.items()] + ([_("Win % is for the mover's team, ± its 95% interval")] if seen else [])

@@ -13,8 +13,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .. import records
+from ..i18n import _, ngettext, percent, pgettext
 from .annotate import game_accuracy
-from .kinds import KINDS, LESSONS, kind
+from .kinds import KINDS, LESSONS, kind, label
 from .review import read
 
 SCHEMA = 1
@@ -54,7 +55,7 @@ def game_stats(record) -> GameStats | None:
         return None
     notes = [(i, n) for i, m in enumerate(record.moves) if m.seat == seat and (n := read(m.annotation))]
     mistakes: dict = {}
-    if any(n.klass.is_mistake_or_worse for _, n in notes):
+    if any(n.klass.is_mistake_or_worse for _i, n in notes):
         states = records.replay(record)
         for i, n in notes:
             if n.klass.is_mistake_or_worse:
@@ -65,20 +66,20 @@ def game_stats(record) -> GameStats | None:
     won = None if record.result is None else record.result.winner == seat % 2
     opponent = f"level {record.level}" if record.level else (others[0].player if others else "?") + model
     return GameStats(record.game_id, record.updated, record.created, record.result is not None, won,
-                     opponent, game_accuracy([n for _, n in notes]),
+                     opponent, game_accuracy([n for _i, n in notes]),
                      len(notes), mistakes)
 
 
 def _cache(data) -> dict:
     """The cached figures by game id, each checked (a file of another shape or with other values raises)."""
     if not isinstance(data, dict) or data.get("schema_version") != SCHEMA or not isinstance(data.get("games"), list):
-        raise ValueError(f"not a stats file of schema version {SCHEMA}")
+        raise ValueError(_("not a stats file of schema version {n}").format(n=SCHEMA))
     cache = {}
     for g in data["games"]:
         stats = GameStats(**g)
         if not (isinstance(stats.game_id, str) and isinstance(stats.updated, str) and isinstance(stats.mistakes, dict)
                 and (stats.accuracy is None or (type(stats.accuracy) in (int, float) and 0 <= stats.accuracy <= 100))):
-            raise ValueError(f"the figures of game {stats.game_id!r} are not figures of a game")
+            raise ValueError(_("the figures of game {id!r} are not figures of a game").format(id=stats.game_id))
         cache[stats.game_id] = stats
     return cache
 
@@ -94,7 +95,7 @@ def load(folder=None, path=None) -> tuple[list[GameStats], list[str]]:
     problems, cache = [], {}
     try:
         cache = records.read_json(path, "the stats file", _cache, max_bytes=MAX_BYTES, missing={},
-                                  then="it is rebuilt from your saved games")
+                                  then=_("it is rebuilt from your saved games"))
     except records.FileError as err:
         problems.append(str(err))
     folder = Path(folder) if folder is not None else records.games_dir()
@@ -106,7 +107,7 @@ def load(folder=None, path=None) -> tuple[list[GameStats], list[str]]:
             if stats is None or stats.updated != record.updated:
                 stats, changed = game_stats(record), True
         except records.RecordError as err:
-            problems.append(f"{err} (it was skipped)")
+            problems.append(_("{error} (it was skipped)").format(error=err))
             continue
         if stats is not None:
             out.append(stats)
@@ -115,7 +116,8 @@ def load(folder=None, path=None) -> tuple[list[GameStats], list[str]]:
         try:
             records.write_atomic(path, json.dumps({"schema_version": SCHEMA, "games": [asdict(s) for s in out]}))
         except OSError as err:
-            problems.append(f"the stats file {path} could not be written ({err}); nothing else is affected")
+            problems.append(_("the stats file {path} could not be written ({error}); nothing else is affected").format(
+                path=path, error=err))
     return out, problems
 
 
@@ -145,12 +147,28 @@ def level(games) -> dict | None:
     below = [name for name, a in BOTS if a <= acc]
     above = [name for name, a in BOTS if a > acc]
     if not below:
-        text = "below the random bot"
+        text = _("below the random bot")
     elif not above:
-        text = "at or above the expert bot"
+        text = _("at or above the expert bot")
     else:
-        text = f"between the {below[-1]} bot and the {above[0]} bot"
+        text = _("between the {lower} bot and the {upper} bot").format(lower=bot_name(below[-1]),
+                                                                        upper=bot_name(above[0]))
     return {"accuracy": round(acc, 1), "games": len(recent), "text": text}
+
+
+def bot_name(name: str) -> str:
+    """A bot of BOTS in the language in use ("greedy" / "codicioso")."""
+    return {"random": pgettext("bot", "random"), "greedy": pgettext("bot", "greedy"),
+            "expert": pgettext("bot", "expert")}.get(name, name)
+
+
+def opponent_text(opponent: str) -> str:
+    """A game's opponent as GameStats keeps it ("level club", "onnx 967dfd4d"), in the language in use."""
+    if opponent.startswith("level "):
+        from ..players import Level
+
+        return _("level {level}").format(level=Level.of(opponent[len("level "):]))
+    return opponent
 
 
 def weak_spot(games) -> dict | None:
@@ -175,21 +193,36 @@ def report(games) -> dict:
 
 def report_text(games) -> str:
     """The same as plain text."""
-    lines = [f"{len(games)} games with you in them, {sum(g.accuracy is not None for g in games)} with an accuracy "
-             f"(a review on the analysis gives the truest one)"]
+    rated = sum(g.accuracy is not None for g in games)
+    lines = [ngettext("{n} game with you in it, {rated} with an accuracy (a review on the analysis gives the truest "
+                      "one)", "{n} games with you in them, {rated} with an accuracy (a review on the analysis gives "
+                      "the truest one)", len(games)).format(n=len(games), rated=rated)]
+    results = {None: _("unfinished"), True: _("won"), False: _("lost")}
+    wide = max(10, *(len(r) for r in results.values()))
     for g in games[-RECENT:]:
-        acc = "-" if g.accuracy is None else f"{g.accuracy:.0f}%"
-        result = "unfinished" if g.won is None else "won" if g.won else "lost"
-        lines.append(f"  {records.when_text(g.created)}  {result:<10} accuracy {acc:>4}  vs {g.opponent}")
+        acc = "-" if g.accuracy is None else percent(g.accuracy)
+        lines.append("  " + _("{when}  {result} accuracy {accuracy}  vs {opponent}").format(
+            when=records.when_text(g.created), result=f"{results[g.won]:<{wide}}", accuracy=f"{acc:>4}",
+            opponent=opponent_text(g.opponent)))
     lv = level(games)
-    bots = ", ".join(f"{name} {acc:.0f}%" for name, acc in BOTS)
-    lines.append("Your level: " + (f"{lv['text']}: accuracy {lv['accuracy']:.0f}% over your last {lv['games']} "
-                                   f"games ({bots})" if lv else "review a game to see it"))
-    lines.append("Mistakes by kind: " + ", ".join(f"{k} {n}" for k, n in mistakes_by_kind(games).items()))
+    bots = ", ".join(f"{bot_name(name)} {percent(acc)}" for name, acc in BOTS)
+    if lv:
+        mine = ngettext("{level}: accuracy {accuracy} over your last {n} game ({bots})",
+                        "{level}: accuracy {accuracy} over your last {n} games ({bots})", lv["games"]).format(
+            level=lv["text"], accuracy=percent(lv["accuracy"]), n=lv["games"], bots=bots)
+    else:
+        mine = _("review a game to see it")
+    lines.append(_("Your level: {level}").format(level=mine))
+    lines.append(_("Mistakes by kind: {kinds}").format(
+        kinds=", ".join(f"{label(k)} {n}" for k, n in mistakes_by_kind(games).items())))
     for who, row in results_by_opponent(games).items():
-        lines.append(f"Against {who}: {row['won']} won, {row['lost']} lost of {row['played']}")
+        lines.append(_("Against {who}: {won} won, {lost} lost of {played}").format(
+            who=opponent_text(who), won=row["won"], lost=row["lost"], played=row["played"]))
     spot = weak_spot(games)
     if spot:
-        lines.append(f"Weak spot: {spot['kind']} {spot['count']} times in your last {spot['games']} games; "
-                     f"lesson {spot['lesson']}")
+        times = ngettext("{count} time", "{count} times", spot["count"]).format(count=spot["count"])
+        lines.append(ngettext("Weak spot: {kind} {times} in your last {n} game; lesson {lesson}",
+                              "Weak spot: {kind} {times} in your last {n} games; lesson {lesson}",
+                              spot["games"]).format(kind=label(spot["kind"]), times=times, n=spot["games"],
+                                                    lesson=spot["lesson"]))
     return "\n".join(lines)

@@ -40,7 +40,8 @@ def problem() -> str | None:
     value = _asked()
     if value in CORES:
         return None
-    return f"CUARENTA_TUTOR_CORE must be one of {', '.join(CORES)}, not {value!r}: the fast core serves"
+    return _("CUARENTA_TUTOR_CORE must be one of {choices}, not {value!r}: the fast core serves").format(
+        choices=", ".join(CORES), value=value)
 
 
 def _asked() -> str:
