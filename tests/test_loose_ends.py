@@ -24,3 +24,24 @@ def test_a_reader_that_leaves_early_stops_the_command_quietly():
     assert first.startswith("rules")
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
     assert proc.returncode == 141
+
+
+def test_a_model_path_that_is_a_device_or_a_pipe_is_refused_before_a_byte_is_read(tmp_path, capsys):
+    """`--model /dev/zero` hashed the endless device forever (review, bench analysis); a FIFO would block."""
+    import os
+
+    import pytest
+
+    from cuarenta_tutor.agents.onnx_contract import ModelError
+    from cuarenta_tutor.agents.onnx_policy import file_sha256, load_session
+    from cuarenta_tutor.cli import main
+
+    fifo = tmp_path / "model.onnx"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", fifo):
+        with pytest.raises(ModelError, match="not a plain file"):
+            file_sha256(path)
+        with pytest.raises(ModelError, match="not a plain file"):
+            load_session(path)
+    assert main(["bench", "analysis", "--model", "/dev/zero", "--positions", "2"]) == 2
+    assert "/dev/zero is not a plain file" in capsys.readouterr().err

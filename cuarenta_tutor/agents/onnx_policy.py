@@ -10,13 +10,14 @@ cards the player has not been given; one that ends the game is worth exactly 1 o
 from __future__ import annotations
 
 import hashlib
+import stat
 from pathlib import Path
 
 import numpy as np
 
 from ..encoding import N_ACTIONS, legal_mask
 from ..engine import State, apply, legal_actions
-from ..i18n import _
+from ..i18n import _, number
 from ..resources import data_dir
 from ..table import Decision
 from .base import BasePolicy
@@ -32,7 +33,33 @@ def default_model_path() -> Path:
     return data_dir("models") / DEFAULT_MODEL
 
 
+MAX_MODEL_BYTES = 1 << 30
+"""The largest model file read (the shipped one is a few MB): past it, or what is not a plain file (a device such as
+/dev/zero, a pipe), a path is refused before any byte is read, never read without end."""
+
+
+def model_file_problem(path) -> str | None:
+    """Why `path` cannot be a model file (missing, a folder, a device or pipe, too large), or None."""
+    path = Path(path)
+    try:
+        found = path.stat()
+    except OSError:
+        return _("model file not found: {path}").format(path=path)
+    if stat.S_ISDIR(found.st_mode):
+        return _("{path} is a folder, not a model file").format(path=path)
+    if not stat.S_ISREG(found.st_mode):
+        return _("{path} is not a plain file (a device or a pipe?), so not a model file").format(path=path)
+    if found.st_size > MAX_MODEL_BYTES:
+        return _("{path} is {size} MB, larger than any model ({limit} MB at most)").format(
+            path=path, size=number(found.st_size / 1e6), limit=number(MAX_MODEL_BYTES / 1e6))
+    return None
+
+
 def file_sha256(path) -> str:
+    """The sha256 of a model file; a path that cannot be one (model_file_problem) raises ModelError."""
+    problem = model_file_problem(path)
+    if problem:
+        raise ModelError(problem)
     digest = hashlib.sha256()
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
@@ -43,10 +70,10 @@ def file_sha256(path) -> str:
 def load_session(path):
     """An onnxruntime session on one thread, with the model checked against this code."""
     path = Path(path)
-    if not path.is_file():
-        what = (_("{path} is a folder, not a model file") if path.is_dir() else _("model file not found: {path}"))
+    what = model_file_problem(path)
+    if what:
         raise ModelError(_("{what}. The shipped model is {shipped}; reinstall cuarenta-tutor, or {fix}").format(
-            what=what.format(path=path), shipped=f"models/{DEFAULT_MODEL}", fix=reexport()))
+            what=what, shipped=f"models/{DEFAULT_MODEL}", fix=reexport()))
     try:
         session = one_thread_session(path)
     except Exception as err:  # onnxruntime raises its own exception types for unreadable files
