@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .i18n import _, number
+
 
 def progress_bar(description: str):
     """A rich progress bar on stderr with the rate and the time left: a context manager giving
@@ -24,7 +26,8 @@ def progress_bar(description: str):
                 progress.start()
                 task = progress.add_task(description, total=total, completed=done, rate="")  # done before: no rate
             speed = progress.tasks[0].speed
-            progress.update(task, completed=done, total=total, rate=f"{speed:.1f}/s" if speed else "")
+            rate = _("{rate}/s").format(rate=number(speed, 1)) if speed else ""
+            progress.update(task, completed=done, total=total, rate=rate)
         try:
             yield advance
         finally:

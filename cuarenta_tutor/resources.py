@@ -7,6 +7,8 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
+from .i18n import _
+
 _PACKAGE = Path(__file__).resolve().parent
 DATA_ENV = "CUARENTA_TUTOR_HOME"
 """The variable that moves the user data folder (tests give each test its own)."""
@@ -17,7 +19,8 @@ def data_dir(name: str) -> Path:
     for candidate in (_PACKAGE / "_data" / name, _PACKAGE.parent / name):
         if candidate.is_dir():
             return candidate
-    raise FileNotFoundError(f"the shipped folder {name!r} is missing; reinstall cuarenta-tutor")
+    raise FileNotFoundError(_("the shipped folder {name} is missing; reinstall cuarenta-tutor").format(
+        name=repr(name)))
 
 
 @lru_cache(maxsize=1)

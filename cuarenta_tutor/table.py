@@ -16,6 +16,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 from .engine import Dealer, Rules, State, apply, deal, initial_state
 from .engine.dealing import first_dealer
+from .i18n import _
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ class Table:
     def __init__(self, rules: Rules, seats, dealer: Dealer | None = None, state: State | None = None,
                  watchers=()):
         if len(seats) != rules.players:
-            raise ValueError(f"{rules.players} players need {rules.players} seats, got {len(seats)}")
+            raise ValueError(_("{n} players need {n} seats, got {got}").format(n=rules.players, got=len(seats)))
         self.rules, self.seats, self.dealer = rules, list(seats), dealer
         self.policies = [(s, p) for s, p in enumerate(self.seats) if p is not None] + list(watchers)
         self.state = state
@@ -88,7 +89,7 @@ class Table:
         Without a dealer the game waits for its first deal (`first` must be given): `deal(cards)` makes it."""
         if first is None:
             if self.dealer is None:
-                raise ValueError("a table without a dealer needs the first dealer's seat (first=...)")
+                raise ValueError(_("a table without a dealer needs the first dealer's seat (first=...)"))
             first = first_dealer(self.dealer.seed, self.rules.players)
         for seat, policy in self.policies:
             policy.reset(seat, seed=None if seeds is None else seeds[seat])
@@ -111,7 +112,7 @@ class Table:
 
     def observe(self, events: tuple) -> None:
         """Let every seated policy see the current state and the events that led to it."""
-        for _, policy in self.policies:
+        for _seat, policy in self.policies:
             policy.observe(self.state, events)
 
     def deal(self, cards) -> tuple:
@@ -138,7 +139,7 @@ class Table:
     def commit(self, step: Step) -> Step:
         """Make a move worked out by `move` from the current state, and let every seat observe."""
         if step.before is not self.state:
-            raise ValueError("this move was worked out from another position than the table's")
+            raise ValueError(_("this move was worked out from another position than the table's"))
         self.state = step.after
         self.observe(step.events)
         return step
@@ -147,7 +148,8 @@ class Table:
         """The seated policy's decision for the seat on turn, and the seconds it took."""
         policy = self.to_move
         if policy is None:
-            raise ValueError(f"seat {self.state.turn} is a person: their move comes through play()")
+            raise ValueError(_("seat {seat} is a person: their move comes through play()").format(
+                seat=self.state.turn))
         start = time.perf_counter()
         decision = policy.decide(self.state)
         return decision, time.perf_counter() - start

@@ -99,6 +99,8 @@ def test_every_event_has_words(name):
         assert narrator.event(e, (e,)), f"{e} has no words"
     assert narrator.event(Played(0, 5, 1, ())) is None  # plays are told by play(), not as callouts
     assert narrator.play(Played(0, 5, 1, ())) == "You trailed 2♥."
+    assert narrator.event(Dealt(0, 1, 0)) == "Hand 1, deal 2 of 4: You deal."  # not "You deals"
+    assert narrator.event(Dealt(0, 1, 1)) == "Hand 1, deal 2 of 4: The agent deals."
 
 
 def crossing(rules, scores, table, played, trailed=None):
@@ -144,7 +146,7 @@ def test_a_limpia_that_scores_nothing_says_why():
     state = make_position(standard, hands=[["5", "K"], ["Q", "J"]], table=["5"], turn=0, scores=(38, 10))
     events = apply(state, match_action(parse_rank("5")))[1]  # a limpia at 38, no caída
     said = Narrator(standard, ["You", "The agent"], you=0).callouts(events)
-    assert said == ["Limpia, but You at 38 or more score nothing for it (the 38 rule)."]
+    assert said == ["Limpia, but you score nothing for it at 38 or more (the 38 rule)."]
 
 
 def test_four_of_a_kind_shows_the_four_cards_and_the_win():

@@ -45,12 +45,15 @@ from .rules import (
     CARTON_MORE_POINTS,
     LIMPIA_POINTS,
     PLAYER_COUNTS,
+    PRESET_LABELS,
     PRESET_NOTES,
     PRESETS,
     TARGET_SCORE,
     Rules,
     preset,
+    preset_label,
     preset_name,
+    preset_note,
 )
 from .scoring import announcements, below, capture_score, carton_points, carton_value, settle_hand
 from .state import (
@@ -76,9 +79,9 @@ __all__ = [
     "p_holds", "knows_every_card",
     "seen_counts", "unseen_cards", "unseen_counts", "apply", "cards_per_deal", "check_action", "choice_to_action",
     "deal", "initial_state", "is_legal", "legal_actions", "play_events", "play_points", "render", "CAIDA_POINTS",
-    "CARTON_CARDS", "CARTON_MORE_POINTS", "LIMPIA_POINTS", "PLAYER_COUNTS", "PRESET_NOTES", "PRESETS", "TARGET_SCORE",
-    "Rules", "preset",
-    "preset_name", "announcements", "below", "capture_score", "carton_points", "carton_value", "settle_hand",
+    "CARTON_CARDS", "CARTON_MORE_POINTS", "LIMPIA_POINTS", "PLAYER_COUNTS", "PRESET_LABELS", "PRESET_NOTES", "PRESETS",
+    "TARGET_SCORE", "Rules", "preset", "preset_label", "preset_name", "preset_note", "announcements", "below",
+    "capture_score", "carton_points", "carton_value", "settle_hand",
     "Caida", "Dealt", "FourOfAKind", "GameWon", "HandEnded", "IllegalMove", "Limpia", "Played", "Ronda", "State",
     "make_position",
 ]

@@ -13,6 +13,7 @@ Variants only mask entries (``sum_max_cards=2`` leaves the 2-card sums).
 
 from __future__ import annotations
 
+from ..i18n import _
 from .cards import N_RANKS, NEXT, RANKS, VALUE
 
 TRAIL, MATCH, SUM = 0, 1, 2
@@ -99,9 +100,11 @@ def sum_action(rank: int, base) -> int | None:
 
 
 def action_to_string(action: int, escalera=()) -> str:
-    """A readable, unique name: "7 trails", "5 takes 5", "7 takes 3+4, then J Q K"."""
+    """A readable, unique name: "7 trails", "5 takes 5", "7 takes 3+4, then J Q K". Always English: the stable name
+    of records, JSON and lesson answer files (what a person reads is narrator.move_name, in the language in use)."""
     if not 0 <= action < N_ACTIONS:
-        raise ValueError(f"action {action!r} is not in the action table (0..{N_ACTIONS - 1})")
+        raise ValueError(_("action {action} is not in the action table (0..{last})").format(action=repr(action),
+                                                                                           last=N_ACTIONS - 1))
     played = RANKS[ACTION_RANK[action]]
     kind = ACTION_KIND[action]
     if kind == TRAIL:

@@ -7,6 +7,8 @@ and records only, every rule works on ranks (RULES.md R-DECK-1..4).
 
 from __future__ import annotations
 
+from ..i18n import _, pgettext
+
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
 """Rank names in sequence order (R-DECK-3); a rank is its index here."""
 SUITS = ("♠", "♥", "♦", "♣")
@@ -48,21 +50,25 @@ def parse_rank(text: str) -> int:
     try:
         return _RANK_INDEX[text.strip()]
     except KeyError:
-        raise ValueError(
-            f"{text!r} is not a Cuarenta rank: use one of {' '.join(RANKS)} (8, 9 and 10 are not in the deck)"
-        ) from None
+        raise ValueError(_("{text} is not a Cuarenta rank: use one of {ranks} (8, 9 and 10 are not in the "
+                           "deck)").format(text=repr(text), ranks=" ".join(RANKS))) from None
 
 
 def parse_card(text: str) -> int:
     """Read a card such as "7h", "7♥", "KS"; raise ValueError with the reason otherwise."""
     text = text.strip()
     if len(text) < 2:
-        raise ValueError(f"{text!r} is not a card: write a rank and a suit, such as 7h or K♠")
+        raise ValueError(_("{text} is not a card: write a rank and a suit, such as 7h or K♠").format(text=repr(text)))
     rank = parse_rank(text[:-1])
     suit = _SUIT_INDEX.get(text[-1])
     if suit is None:
-        raise ValueError(f"{text!r} has no suit: end it with one of s h d c (or ♠ ♥ ♦ ♣)")
+        raise ValueError(_("{text} has no suit: end it with one of s h d c (or ♠ ♥ ♦ ♣)").format(text=repr(text)))
     return make_card(rank, suit)
+
+
+def rank_name(rank: int) -> str:
+    """A rank as a person says it: "A", "7", "K" (the letters printed on the cards; Spanish says "as" for the ace)."""
+    return pgettext("rank", "A") if rank == 0 else RANKS[rank]
 
 
 def card_str(card: int, ascii_only: bool = False) -> str:

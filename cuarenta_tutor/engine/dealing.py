@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from ..i18n import _
 from .cards import DECK_SIZE, parse_card
 from .play import apply, cards_per_deal, deal, initial_state
 from .rules import Rules
@@ -31,8 +32,8 @@ def check_deck(deck) -> tuple:
     """A deck order as a tuple of the 40 distinct card ids; ValueError says what is wrong."""
     deck = tuple(parse_card(c) if isinstance(c, str) else c for c in deck)
     if len(deck) != DECK_SIZE or sorted(deck) != list(range(DECK_SIZE)):
-        raise ValueError(f"a deck must hold each of the 40 cards once; got {len(deck)} cards, "
-                         f"{len(set(deck))} distinct")
+        raise ValueError(_("a deck must hold each of the 40 cards once; got {cards} cards, {distinct} distinct").format(
+            cards=len(deck), distinct=len(set(deck))))
     return deck
 
 

@@ -10,6 +10,7 @@ cards a deal gives are a chance outcome, passed to `deal` by whoever deals (deal
 
 from __future__ import annotations
 
+from ..i18n import _, number, pgettext
 from .actions import (
     ACTION_BASE,
     ACTION_BASE_PACKED,
@@ -28,7 +29,7 @@ from .actions import (
     pack,
     sum_action,
 )
-from .cards import DECK_SIZE, RANKS, VALUE, card_str, rank_of
+from .cards import DECK_SIZE, RANKS, VALUE, card_str, rank_name, rank_of
 from .rules import TARGET_SCORE, Rules
 from .scoring import announcements, capture_score, settle_hand
 from .state import Caida, Dealt, GameWon, HandEnded, IllegalMove, Limpia, Played, State
@@ -86,40 +87,42 @@ def legal_actions(state: State) -> tuple[int, ...]:
 def check_action(state: State, action, card: int | None = None) -> None:
     """Raise IllegalMove with a reason a person can read if `action` is not legal now."""
     if state.is_over:
-        raise IllegalMove(f"the game is over: team {state.winner} has won {state.scores[0]}-{state.scores[1]}",
-                          "game_over")
+        raise IllegalMove(_("the game is over: team {team} has won {score}-{other}").format(
+            team=state.winner, score=number(state.scores[0]), other=number(state.scores[1])), "game_over")
     if state.needs_deal:
-        raise IllegalMove("the cards have not been dealt yet: the next step is a deal", "deal_first")
+        raise IllegalMove(_("the cards have not been dealt yet: the next step is a deal"), "deal_first")
     if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < N_ACTIONS:
-        raise IllegalMove(f"{action!r} is not a move: actions are numbers 0..{N_ACTIONS - 1}", "no_such_action")
+        raise IllegalMove(_("{action} is not a move: actions are numbers 0..{last}").format(
+            action=repr(action), last=N_ACTIONS - 1), "no_such_action")
     seat, r, kind = state.turn, ACTION_RANK[action], ACTION_KIND[action]
     hand = state.hands[seat]
-    name = RANKS[r]
+    name = rank_name(r)
     if not any(c >> 2 == r for c in hand):
-        raise IllegalMove(f"seat {seat} has no {name} in hand", "not_in_hand")
+        raise IllegalMove(_("seat {seat} has no {rank} in hand").format(seat=seat, rank=name), "not_in_hand")
     if card is not None:
         if card not in hand:
-            raise IllegalMove(f"that card is not in seat {seat}'s hand", "not_in_hand")
+            raise IllegalMove(_("that card is not in seat {seat}'s hand").format(seat=seat), "not_in_hand")
         if rank_of(card) != r:
-            raise IllegalMove(f"the chosen card is not a {name}", "wrong_card")
+            raise IllegalMove(_("the chosen card is not a {rank}").format(rank=name), "wrong_card")
     table = state.table_packed
     if kind == MATCH and not count_in(table, r):
-        raise IllegalMove(f"{name} cannot match: there is no {name} on the table", "no_match")
+        raise IllegalMove(_("{rank} cannot match: there is no {rank} on the table").format(rank=name), "no_match")
     if kind == SUM:
         base = ACTION_BASE[action]
         if len(base) > state.rules.sum_limit:
-            raise IllegalMove(f"{name} cannot take {'+'.join(RANKS[b] for b in base)}: an addition takes at most "
-                              f"{state.rules.sum_max_cards} cards under these rules", "sum_too_long")
+            raise IllegalMove(_("{rank} cannot take {cards}: an addition takes at most {n} cards under these "
+                                "rules").format(rank=name, cards="+".join(RANKS[b] for b in base),
+                                                n=state.rules.sum_max_cards), "sum_too_long")
         missing = [b for b in set(base) if count_in(table, b) < base.count(b)]
         if missing:
             need = ", ".join(f"{base.count(b)} × {RANKS[b]}" for b in sorted(missing))
-            raise IllegalMove(f"{name} cannot take {'+'.join(RANKS[b] for b in base)}: the table does not hold "
-                              f"{need}", "not_on_table")
+            raise IllegalMove(_("{rank} cannot take {cards}: the table does not hold {need}").format(
+                rank=name, cards="+".join(RANKS[b] for b in base), need=need), "not_on_table")
     if kind == TRAIL and state.rules.forced_capture and action not in legal_actions(state):
-        raise IllegalMove(f"{name} must capture: under forced capture a card that can take cannot be trailed",
-                          "forced_capture")
+        raise IllegalMove(_("{rank} must capture: under forced capture a card that can take cannot be "
+                            "trailed").format(rank=name), "forced_capture")
     if action not in legal_actions(state):  # pragma: no cover - every refusal above has a reason
-        raise IllegalMove(f"{action_to_string(action)} is not legal here", "illegal")
+        raise IllegalMove(_("{move} is not legal here").format(move=action_to_string(action)), "illegal")
 
 
 def is_legal(state: State, action, card: int | None = None) -> bool:
@@ -137,36 +140,41 @@ def choice_to_action(played_rank: int, kind: str, base, rules: Rules | None = No
     This is how a person or a rule case names a move; it explains what the action table rules out.
     Under match_takes_all_same_rank a match names every card of the rank it takes.
     """
-    name = RANKS[played_rank]
+    name = rank_name(played_rank)
     base = sorted(base)
     text = "+".join(RANKS[b] for b in base)
     if kind == "trail":
         if base:
-            raise IllegalMove(f"a trail takes nothing; to take {text} choose a match or a sum", "trail_takes")
+            raise IllegalMove(_("a trail takes nothing; to take {cards} choose a match or a sum").format(cards=text),
+                              "trail_takes")
         return played_rank
     if kind == "match":
         if base == [played_rank] or (rules is not None and rules.match_takes_all_same_rank and base
                                      and set(base) == {played_rank}):
             return 10 + played_rank
         if played_rank not in base:
-            raise IllegalMove(f"{name} cannot match {text}: a match takes a card of the same rank", "bad_match")
-        raise IllegalMove(f"{name} cannot take {text} at once: a play makes one capture, a match of one {name} "
-                          "or one addition", "one_capture")
+            raise IllegalMove(_("{rank} cannot match {cards}: a match takes a card of the same rank").format(
+                rank=name, cards=text), "bad_match")
+        raise IllegalMove(_("{rank} cannot take {cards} at once: a play makes one capture, a match of one {rank} or "
+                            "one addition").format(rank=name, cards=text), "one_capture")
     if kind != "sum":
-        raise IllegalMove(f"{kind!r} is not a kind of move: use trail, match or sum", "bad_kind")
+        raise IllegalMove(_("{kind} is not a kind of move: use trail, match or sum").format(kind=repr(kind)),
+                          "bad_kind")
     if VALUE[played_rank] == 0:
-        raise IllegalMove(f"{name} cannot capture by addition: J, Q and K have no value", "face_sum")
+        raise IllegalMove(_("{rank} cannot capture by addition: J, Q and K have no value").format(rank=name),
+                          "face_sum")
     if any(VALUE[b] == 0 for b in base):
-        raise IllegalMove(f"{name} cannot take {text} by addition: J, Q and K have no value", "face_in_sum")
+        raise IllegalMove(_("{rank} cannot take {cards} by addition: J, Q and K have no value").format(
+            rank=name, cards=text), "face_in_sum")
     if len(base) < 2:
-        raise IllegalMove(f"{name} cannot take {text or 'nothing'} by addition: a sum needs two or more cards",
-                          "short_sum")
+        raise IllegalMove(_("{rank} cannot take {cards} by addition: a sum needs two or more cards").format(
+            rank=name, cards=text or pgettext("no cards", "nothing")), "short_sum")
     total = sum(VALUE[b] for b in base)
     if total != VALUE[played_rank]:
-        raise IllegalMove(f"{name} cannot take {text} by addition: they add up to {total}, not "
-                          f"{VALUE[played_rank]}", "bad_sum")
+        raise IllegalMove(_("{rank} cannot take {cards} by addition: they add up to {total}, not {value}").format(
+            rank=name, cards=text, total=total, value=VALUE[played_rank]), "bad_sum")
     if max(base.count(b) for b in base) > 4:
-        raise IllegalMove("there are only four cards of each rank", "too_many")
+        raise IllegalMove(_("there are only four cards of each rank"), "too_many")
     return sum_action(played_rank, base)
 
 
@@ -259,18 +267,19 @@ def deal(state: State, cards) -> tuple[State, tuple]:
     size = CARDS_PER_DEAL * n
     stock = state.stock
     if state.is_over or any(state.hands) or not stock:
-        raise IllegalMove("no deal is due: a seat still holds cards, the stock is empty or the game is over",
+        raise IllegalMove(_("no deal is due: a seat still holds cards, the stock is empty or the game is over"),
                           "no_deal_due")
     try:
         cards = tuple(cards)
     except TypeError:
-        raise IllegalMove(f"a deal is a sequence of cards, not {cards!r}", "bad_deal") from None
+        raise IllegalMove(_("a deal is a sequence of cards, not {value}").format(value=repr(cards)),
+                          "bad_deal") from None
     dealt = {c for c in cards if type(c) is int}  # a bool or a float equal to a card id is not a card
     rest = tuple([c for c in stock if c not in dealt])
     if len(cards) != min(size, len(stock)) or len(dealt) != len(cards) or len(rest) + len(cards) != len(stock):
         shown = " ".join(card_str(c) if type(c) is int and 0 <= c < DECK_SIZE else repr(c) for c in cards)
-        raise IllegalMove(f"a deal gives {min(size, len(state.stock))} distinct cards from the stock; got "
-                          f"{shown or 'none'}", "bad_deal")
+        raise IllegalMove(_("a deal gives {n} distinct cards from the stock; got {cards}").format(
+            n=min(size, len(state.stock)), cards=shown or pgettext("no cards", "none")), "bad_deal")
     dealer = state.dealer
     hands = [()] * n
     for i in range(n):
@@ -339,7 +348,7 @@ def initial_state(rules: Rules | None = None, dealer: int = 0, scores=(0, 0)) ->
     """A game before its first deal, `dealer` dealing the first hand (dealing.py chooses and deals)."""
     rules = rules or Rules()
     if type(dealer) is not int or not 0 <= dealer < rules.players:
-        raise ValueError(f"dealer must be a seat 0..{rules.players - 1}")
+        raise ValueError(_("dealer must be a seat 0..{last}").format(last=rules.players - 1))
     n = rules.players
     blank = State(rules, 0, dealer, 0, 0, ((),) * n, (), 0, (), ((), ()), tuple(scores), -1, (-1,) * n, ((),) * n,
                   -1, -1, (), 0)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 from dataclasses import asdict, dataclass, fields, replace
 
+from ..i18n import N_, _, ngettext
+
 TARGET_SCORE = 40
 """The first team to reach or pass this score wins (R-WIN-1)."""
 CAIDA_POINTS = 2
@@ -54,27 +56,30 @@ class Rules:
         problems = []
         for name in ("caida_limpia_stack", "match_takes_all_same_rank", "forced_capture"):
             if not isinstance(getattr(self, name), bool):
-                problems.append(f"{name} must be true or false, not {getattr(self, name)!r}")
+                problems.append(_("{name} must be true or false, not {value}").format(
+                    name=name, value=repr(getattr(self, name))))
         if type(self.players) is not int or self.players not in PLAYER_COUNTS:
-            problems.append(f"players must be 2 or 4, not {self.players!r}")
+            problems.append(_("players must be 2 or 4, not {value}").format(value=repr(self.players)))
         if self.four_of_a_kind not in ("win", "points"):
-            problems.append(f"four_of_a_kind must be 'win' or 'points', not {self.four_of_a_kind!r}")
+            problems.append(_("four_of_a_kind must be 'win' or 'points', not {value}").format(
+                value=repr(self.four_of_a_kind)))
         if self.leftover_table_cards not in ("discard", "last_capturer"):
-            problems.append(
-                f"leftover_table_cards must be 'discard' or 'last_capturer', not {self.leftover_table_cards!r}"
-            )
+            problems.append(_("leftover_table_cards must be 'discard' or 'last_capturer', not {value}").format(
+                value=repr(self.leftover_table_cards)))
         if self.sum_max_cards is not None and not (type(self.sum_max_cards) is int and self.sum_max_cards >= 2):
-            problems.append(f"sum_max_cards must be None or an int of 2 or more, not {self.sum_max_cards!r}")
+            problems.append(_("sum_max_cards must be None or an int of 2 or more, not {value}").format(
+                value=repr(self.sum_max_cards)))
         for name in ("ronda_cutoff", "ronda_caida_cutoff", "carton_cutoff", "limpia_cutoff"):
             value = getattr(self, name)
             if value is not None and (type(value) is not int):
-                problems.append(f"{name} must be None or an int, not {value!r}")
+                problems.append(_("{name} must be None or an int, not {value}").format(name=name, value=repr(value)))
         for name in ("ronda_points", "four_of_a_kind_points", "ronda_caida_bonus"):
             value = getattr(self, name)
             if type(value) is not int or value < 0:
-                problems.append(f"{name} must be an int of 0 or more, not {value!r}")
+                problems.append(_("{name} must be an int of 0 or more, not {value}").format(
+                    name=name, value=repr(value)))
         if problems:
-            raise ValueError("invalid rules: " + "; ".join(problems))
+            raise ValueError(_("invalid rules: {problems}").format(problems="; ".join(problems)))
 
     @functools.cached_property
     def sum_limit(self) -> int:
@@ -96,7 +101,9 @@ class Rules:
         known = {f.name for f in fields(self)}
         unknown = sorted(set(options) - known)
         if unknown:
-            raise ValueError(f"unknown rules option(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+            raise ValueError(ngettext("unknown rules option: {names}; known: {known}",
+                                      "unknown rules options: {names}; known: {known}", len(unknown)).format(
+                names=", ".join(unknown), known=", ".join(sorted(known))))
         return replace(self, **options)
 
     def __deepcopy__(self, memo) -> Rules:
@@ -122,20 +129,43 @@ PRESETS: dict[str, dict] = {
 }
 """The presets of RULES.md §11, as overrides of the defaults."""
 
-PRESET_NOTES: dict[str, str] = {
-    "standard": "the usual Ecuadorian rules: ronda 2, caída y limpia 4; from 30 no cartón or ronda, at 38 no limpia",
-    "pagat": "pagat.com's version: ronda 4, and cartón counts at any score",
-    "agent_dory": "Agent Dory's version: rondas and the ronda-caída bonus count up to 38",
-    "quito_todo_dos": "'todo dos': a caída y limpia scores 2, no ronda-caída bonus, sums of two cards only, "
-                      "four of a kind scores 2",
+PRESET_LABELS: dict[str, str] = {
+    "standard": N_("Standard"),
+    "pagat": N_("Pagat.com"),
+    "agent_dory": N_("Agent Dory"),
+    "quito_todo_dos": N_("Quito, todo dos"),
 }
-"""One line per preset, for the places a person chooses one."""
+"""Each preset's name as a person reads it (the ids above stay in files and on the command line); translated where
+shown: `preset_label`."""
+
+PRESET_NOTES: dict[str, str] = {
+    "standard": N_("the usual Ecuadorian rules: ronda 2, caída y limpia 4; from 30 no cartón or ronda, at 38 no "
+                   "limpia"),
+    "pagat": N_("pagat.com's version: ronda 4, and cartón counts at any score"),
+    "agent_dory": N_("Agent Dory's version: rondas and the ronda-caída bonus count up to 38"),
+    "quito_todo_dos": N_("'todo dos': a caída y limpia scores 2, no ronda-caída bonus, sums of two cards only, "
+                         "four of a kind scores 2"),
+}
+"""One line per preset, what it changes, for the places a person chooses one (English; `preset_note` translates)."""
+
+
+def preset_label(name: str) -> str:
+    """A preset's readable name in the language in use ("Quito, todo dos"); an unknown id as it is."""
+    label = PRESET_LABELS.get(name)
+    return _(label) if label else name
+
+
+def preset_note(name: str) -> str:
+    """What a preset changes, in one line, in the language in use; "" for an unknown id."""
+    note = PRESET_NOTES.get(name)
+    return _(note) if note else ""
 
 
 def preset(name: str, players: int = 2, **overrides) -> Rules:
     """The rules of a named preset, optionally for 4 players or with other overrides."""
     if name not in PRESETS:
-        raise ValueError(f"unknown rules preset {name!r}; choose one of: {', '.join(PRESETS)}")
+        raise ValueError(_("unknown rules preset {name}; choose one of: {choices}").format(
+            name=repr(name), choices=", ".join(PRESETS)))
     return Rules(players=players).with_options(**PRESETS[name], **overrides)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..i18n import _
 from .actions import pack
 from .cards import card_str, make_card, parse_card, parse_rank, rank_of
 from .rules import Rules
@@ -171,10 +172,10 @@ def cards_for(ranks, used: set[int], reserved: frozenset | set = frozenset()) ->
             rank = parse_rank(item) if isinstance(item, str) else int(item)
             free = [make_card(rank, s) for s in range(4) if make_card(rank, s) not in used | reserved]
             if not free:
-                raise ValueError(f"more than four cards of rank {item!r}")
+                raise ValueError(_("more than four cards of rank {rank}").format(rank=repr(item)))
             card = free[0]
         if card in used:
-            raise ValueError(f"card {item!r} appears twice")
+            raise ValueError(_("card {card} appears twice").format(card=repr(item)))
         used.add(card)
         out.append(card)
     return out
@@ -192,16 +193,16 @@ def make_position(rules: Rules | None = None, *, hands, table=(), turn: int = 0,
     rules = rules or Rules()
     n = rules.players
     if len(hands) != n:
-        raise ValueError(f"{n} players need {n} hands, got {len(hands)}")
+        raise ValueError(_("{n} players need {n} hands, got {got}").format(n=n, got=len(hands)))
     if not 0 <= turn < n:
-        raise ValueError(f"turn must be a seat 0..{n - 1}")
+        raise ValueError(_("turn must be a seat 0..{last}").format(last=n - 1))
     used: set[int] = set()
     # Cards named with a suit are placed first, so a plain rank never takes a suit named later.
     groups = [*hands, table, *piles, stock]
     named = [parse_card(x) for g in groups for x in g if isinstance(x, str) and _has_suit(x)]
     duplicates = {card_str(c) for c in named if named.count(c) > 1}
     if duplicates:
-        raise ValueError(f"card {sorted(duplicates)[0]!r} appears twice")
+        raise ValueError(_("card {card} appears twice").format(card=repr(sorted(duplicates)[0])))
     reserved = set(named)
     hand_cards = tuple(tuple(sorted(cards_for(h, used, reserved))) for h in hands)
     table_cards = tuple(cards_for(table, used, reserved))

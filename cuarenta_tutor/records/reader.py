@@ -20,6 +20,8 @@ import stat
 from datetime import datetime
 from pathlib import Path
 
+from ..i18n import _, number
+
 
 class FileError(ValueError):
     """A person's file that cannot be used: the message is one line naming the file, what is wrong and what to do;
@@ -39,12 +41,12 @@ def aside(path: Path) -> Path:
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"it holds the number {text}, which is not finite")
+        raise ValueError(_("it holds the number {text}, which is not finite").format(text=text))
     return value
 
 
 def _no_constant(name: str):
-    raise ValueError(f"it holds {name}, which is not a number JSON allows")
+    raise ValueError(_("it holds {name}, which is not a number JSON allows").format(name=name))
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -59,7 +61,7 @@ def loads(text: str):
         item = todo.pop()
         if isinstance(item, str):
             if _CONTROL.search(item):
-                raise ValueError(f"a text in it holds control characters ({item[:24]!r})")
+                raise ValueError(_("a text in it holds control characters ({sample})").format(sample=repr(item[:24])))
         elif isinstance(item, dict):
             todo.extend(item)
             todo.extend(item.values())
@@ -71,24 +73,25 @@ def loads(text: str):
 def _text(path: Path, max_bytes: int, links: bool) -> str:
     """The file's text, after the checks of a regular file and its size (ValueError says what it is instead)."""
     if not links and stat.S_ISLNK(os.lstat(path).st_mode):
-        raise ValueError("is a symbolic link, which is not followed")
+        raise ValueError(_("is a symbolic link, which is not followed"))
     info = os.stat(path)
     if not stat.S_ISREG(info.st_mode):
-        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode) else "a device"
-        raise ValueError(f"is not a regular file but {kind}")
+        raise ValueError(_("is not a regular file but a folder") if stat.S_ISDIR(info.st_mode) else
+                         _("is not a regular file but a FIFO") if stat.S_ISFIFO(info.st_mode) else
+                         _("is not a regular file but a device"))
     if info.st_size > max_bytes:
-        raise ValueError(f"is too large (over {max_bytes} bytes)")
+        raise ValueError(_("is too large (over {n} bytes)").format(n=number(max_bytes)))
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) * (not links))
     with os.fdopen(fd, "rb") as fh:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between the two looks
-            raise ValueError("is not a regular file")
+            raise ValueError(_("is not a regular file"))
         data = fh.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise ValueError(f"is too large (over {max_bytes} bytes)")
+        raise ValueError(_("is too large (over {n} bytes)").format(n=number(max_bytes)))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ValueError("is not UTF-8 text") from None
+        raise ValueError(_("is not UTF-8 text")) from None
 
 
 _MISSING = object()
@@ -105,9 +108,10 @@ def read_json(path, what: str, typed=None, *, max_bytes: int, then: str, keep: b
     except FileNotFoundError:
         if missing is not _MISSING:
             return missing
-        raise error(f"cannot read {what} {path}: there is no such file; check its name") from None
+        raise error(_("cannot read {what} {path}: there is no such file; check its name").format(
+            what=what, path=path)) from None
     except OSError as err:
-        reason = f"cannot be read ({err.strerror or err})"
+        reason = _("cannot be read ({error})").format(error=err.strerror or err)
     except ValueError as err:
         reason = str(err)
     else:
@@ -116,14 +120,15 @@ def read_json(path, what: str, typed=None, *, max_bytes: int, then: str, keep: b
         except FileError:  # `typed`'s own refusal (a newer game record): its message is already whole
             raise
         except json.JSONDecodeError as err:
-            reason = f"is damaged: invalid JSON at line {err.lineno} column {err.colno} ({err.msg})"
+            reason = _("is damaged: invalid JSON at line {line} column {column} ({error})").format(
+                line=number(err.lineno), column=number(err.colno), error=err.msg)
         except RecursionError:
-            reason = "is damaged (its JSON is nested too deeply)"
+            reason = _("is damaged (its JSON is nested too deeply)")
         except KeyError as err:
-            reason = f"is damaged (it has no {err})"
+            reason = _("is damaged (it has no {key})").format(key=err)
         except (ValueError, TypeError, AttributeError, IndexError) as err:
-            reason = f"is damaged ({err})"
-    refused = refuse(path, f"{what} {path} {reason}", then, keep, error)
+            reason = _("is damaged ({error})").format(error=err)
+    refused = refuse(path, _("{what} {path} {reason}").format(what=what, path=path, reason=reason), then, keep, error)
     refused.reason = reason
     raise refused
 
@@ -133,10 +138,12 @@ def refuse(path: Path, problem: str, then: str, keep: bool = True,
     """The error for a file that cannot be used (`problem` names it and says what is wrong, `then` what happens
     now), once it is kept aside where `keep` (renamed, never deleted)."""
     if not keep:
-        return error(f"{problem}; {then}")
+        return error(_("{problem}; {then}").format(problem=problem, then=then))
     kept = aside(path)
     try:
         path.rename(kept)
     except OSError as err:
-        return error(f"{problem}; {then} (it could not be kept aside: {err.strerror or err}; it is left as it is)")
-    return error(f"{problem}; it was kept as {kept.name}, {then}", kept)
+        return error(_("{problem}; {then} (it could not be kept aside: {error}; it is left as it is)").format(
+            problem=problem, then=then, error=err.strerror or err))
+    return error(_("{problem}; it was kept as {name}, {then}").format(problem=problem, name=kept.name, then=then),
+                 kept)

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from ..engine import N_ACTIONS, Dealer, IllegalMove, Rules, State, action_to_string, legal_actions, seeded_deck
 from ..engine.cards import DECK_SIZE, card_str, parse_card
 from ..engine.rules import preset_name
+from ..i18n import _, ngettext, number
 from .reader import FileError
 
 SCHEMA_VERSION = 1
@@ -160,7 +161,7 @@ def new_record(rules: Rules, seed: int, first_dealer: int, seats, human_seat: in
     """A record for a game about to start; `seats`: per seat a (player, name) pair; `decks`: the deck
     orders fixed in advance for the first hands, if any (as for `Dealer`)."""
     if len(seats) != rules.players:
-        raise ValueError(f"{rules.players} players need {rules.players} seats, got {len(seats)}")
+        raise ValueError(_("{n} players need {n} seats, got {got}").format(n=rules.players, got=len(seats)))
     table = [SeatEntry(i, str(player), str(name)) for i, (player, name) in enumerate(seats)]
     given = max(decks, default=-1) + 1 if isinstance(decks, dict) else len(decks)  # a dict: decks by hand number
     fixed = [_deck_strings(Dealer(seed, decks).deck(h)) for h in range(max(1, given))]
@@ -212,67 +213,78 @@ def _problem(d: dict) -> str | None:
     """The first thing wrong with a record's fields (schema_version aside), or None."""
     missing = [f for f in _FIELDS if f not in d]
     if missing:
-        return f"missing {', '.join(missing)}"
+        return _("missing {fields}").format(fields=", ".join(missing))
     if not isinstance(d["rules"], dict):
-        return 'rules is not an object of rules options, as in {"players": 2, ...}'
+        return _('rules is not an object of rules options, as in {example}').format(example='{"players": 2, ...}')
     try:
         rules = Rules().with_options(**d["rules"])
     except (TypeError, ValueError) as err:
-        return f"its rules are not valid ({err})"
+        return _("its rules are not valid ({error})").format(error=err)
     n, label, named = rules.players, d["rules_preset"], preset_name(rules)
     seat = lambda x: _is_int(x) and 0 <= x < n
     model, result, seats = d["model"], d["result"], d["seats"]
     checks = [
-        (isinstance(d["game_id"], str) and _ID.match(d["game_id"]), "game_id is not letters, digits, '-', '_', '.'"),
-        (all(_parses(datetime.fromisoformat, d[k]) for k in ("created", "updated")),
-         "created or updated is not an ISO date and time"),
-        (label is None or isinstance(label, str), "rules_preset is neither a name nor null"),
-        (not isinstance(label, str) or label == named,
-         f"rules_preset {str(label)[:40]!r} is not the name of its rules (those are "
-         f"{repr(named) if named else 'a custom set, null'})"),
-        (_is_int(d["seed"]), "seed is not a whole number"),
-        (seat(d["first_dealer"]), f"first_dealer is not a seat 0..{n - 1}"),
-        (isinstance(d["decks"], list) and all(_is_deck(x) for x in d["decks"]), "decks are not decks of 40 cards"),
-        (isinstance(seats, list) and len(seats) == n and all(
+        (lambda: isinstance(d["game_id"], str) and _ID.match(d["game_id"]),
+         lambda: _("game_id is not letters, digits, '-', '_', '.'")),
+        (lambda: all(_parses(datetime.fromisoformat, d[k]) for k in ("created", "updated")),
+         lambda: _("created or updated is not an ISO date and time")),
+        (lambda: label is None or isinstance(label, str), lambda: _("rules_preset is neither a name nor null")),
+        (lambda: not isinstance(label, str) or label == named,
+         lambda: (_("rules_preset {label} is not the name of its rules (those are {named})") if named else
+                  _("rules_preset {label} is not the name of its rules (those are a custom set, null)")).format(
+             label=repr(str(label)[:40]), named=repr(named))),
+        (lambda: _is_int(d["seed"]), lambda: _("seed is not a whole number")),
+        (lambda: seat(d["first_dealer"]), lambda: _("first_dealer is not a seat 0..{last}").format(last=n - 1)),
+        (lambda: isinstance(d["decks"], list) and all(_is_deck(x) for x in d["decks"]),
+         lambda: _("decks are not decks of 40 cards")),
+        (lambda: isinstance(seats, list) and len(seats) == n and all(
             isinstance(s, dict) and s.get("seat") == i and isinstance(s.get("player"), str)
             and isinstance(s.get("name"), str) for i, s in enumerate(seats)),
-         f"seats is not a list of {n} {{seat, player, name}} entries in seat order"),
-        (d["human_seat"] is None or seat(d["human_seat"]), f"human_seat is neither null nor a seat 0..{n - 1}"),
-        (model is None or (isinstance(model, dict) and isinstance(model.get("id"), str)
-                           and isinstance(model.get("path"), str)), "model is neither null nor an {id, path} object"),
-        (result is None or (isinstance(result, dict) and result.get("winner") in (0, 1)
-                            and isinstance(result.get("scores"), list) and len(result["scores"]) == 2
-                            and all(_is_int(x) for x in result["scores"])),
-         "result is neither null nor a {winner, scores} object"),
-        (isinstance(d["moves"], list), "moves is not a list"),
-        (isinstance(d["takebacks"], list) and all(
+         lambda: _("seats is not a list of {n} {entry} entries in seat order").format(n=n,
+                                                                                      entry="{seat, player, name}")),
+        (lambda: d["human_seat"] is None or seat(d["human_seat"]),
+         lambda: _("human_seat is neither null nor a seat 0..{last}").format(last=n - 1)),
+        (lambda: model is None or (isinstance(model, dict) and isinstance(model.get("id"), str)
+                                   and isinstance(model.get("path"), str)),
+         lambda: _("model is neither null nor an {object} object").format(object="{id, path}")),
+        (lambda: result is None or (isinstance(result, dict) and result.get("winner") in (0, 1)
+                                    and isinstance(result.get("scores"), list) and len(result["scores"]) == 2
+                                    and all(_is_int(x) for x in result["scores"])),
+         lambda: _("result is neither null nor a {object} object").format(object="{winner, scores}")),
+        (lambda: isinstance(d["moves"], list), lambda: _("moves is not a list")),
+        (lambda: isinstance(d["takebacks"], list) and all(
             isinstance(t, dict) and _is_int(t.get("ply")) and 0 <= t["ply"] <= len(d["moves"])
             and isinstance(t.get("moves"), list)
             and all(_is_move(m, n) for m in t["moves"]) for t in d["takebacks"]),
-         "takebacks is not a list of {ply (0 to the moves played), moves} entries"),
-        (d["level"] is None or (isinstance(d["level"], str) and _LEVEL.match(d["level"])),
-         "level is neither null nor a level's name"),
+         lambda: _("takebacks is not a list of {entry} entries").format(entry="{ply (0 to the moves played), moves}")),
+        (lambda: d["level"] is None or (isinstance(d["level"], str) and _LEVEL.match(d["level"])),
+         lambda: _("level is neither null nor a level's name")),
     ]
-    return next((what for ok, what in checks if not ok), None) or next((
-        f"move {i + 1} is not a {{seat, action 0..{N_ACTIONS - 1}, card, annotation}} entry"
+    return next((what() for ok, what in checks if not ok()), None) or next((
+        _("move {n} is not a {entry} entry").format(n=i + 1, entry=f"{{seat, action 0..{N_ACTIONS - 1}, card, "
+                                                                   "annotation}")
         for i, m in enumerate(d["moves"]) if not _is_move(m, n)), None)
 
 
 def from_json(data, source: str = "the record") -> GameRecord:
     """Check a decoded JSON value and build the record; RecordError says which file, what is wrong, what to do."""
     if not isinstance(data, dict) or "schema_version" not in data:
-        kind = "no schema_version" if isinstance(data, dict) else f"a JSON {type(data).__name__}, not an object"
-        raise RecordError(f"{source} is not a Cuarenta game record ({kind}); if it is not yours to keep there, "
-                          f"move it out of the games folder")
+        kind = (_("no schema_version") if isinstance(data, dict) else
+                _("a JSON {type}, not an object").format(type=type(data).__name__))
+        raise RecordError(_("{source} is not a Cuarenta game record ({kind}); if it is not yours to keep there, move "
+                            "it out of the games folder").format(source=source, kind=kind))
     version = data["schema_version"]
     if _is_int(version) and version > SCHEMA_VERSION:
-        raise RecordError(f"{source} was written by a newer cuarenta-tutor (record schema {version}; this version "
-                          f"reads {SCHEMA_VERSION}); upgrade cuarenta-tutor (pip install -U cuarenta-tutor) to open it")
+        raise RecordError(_("{source} was written by a newer cuarenta-tutor (record schema {version}; this version "
+                            "reads {known}); upgrade cuarenta-tutor (pip install -U cuarenta-tutor) to open it").format(
+            source=source, version=version, known=SCHEMA_VERSION))
     d = {"moves": [], "result": None, "takebacks": [], "level": None, **data}
-    bad = None if _is_int(version) and version >= 1 else f"schema_version {version!r} is not a positive number"
+    bad = (None if _is_int(version) and version >= 1 else
+           _("schema_version {value} is not a positive number").format(value=repr(version)))
     bad = bad or _problem(d)
     if bad:
-        raise RecordError(f"{source} is a damaged Cuarenta game record: {bad}; delete it or restore it from a backup")
+        raise RecordError(_("{source} is a damaged Cuarenta game record: {problem}; delete it or restore it from a "
+                            "backup").format(source=source, problem=bad))
     moves = [MoveEntry(m["seat"], m["action"], m["card"], m.get("annotation")) for m in d["moves"]]
     result = d["result"] and Result(d["result"]["winner"], tuple(d["result"]["scores"]))
     model = d["model"] and ModelRef(d["model"]["id"], d["model"]["path"])
@@ -285,36 +297,42 @@ def from_json(data, source: str = "the record") -> GameRecord:
 def replay_events(record: GameRecord) -> tuple[list[State], list[tuple]]:
     """The states from the start through every move, and per state the events that led to it (a deal a move
     brought about included). RecordError names a move that does not fit, or a result the moves do not lead to."""
-    where = f"game {record.game_id}"
+    game = record.game_id
     try:
         dealer = record.dealer
         state, events = dealer.start(Rules().with_options(**record.rules), record.first_dealer)
     except (TypeError, ValueError) as err:
-        raise RecordError(f"{where} cannot be started: {err}; the record is damaged") from None
+        raise RecordError(_("game {game} cannot be started: {error}; the record is damaged").format(
+            game=game, error=err)) from None
     states, all_events = [state], [events]
     for i, m in enumerate(record.moves):
         name = action_to_string(m.action) if _is_int(m.action) and 0 <= m.action < N_ACTIONS else repr(m.action)
-        head = f'{where}: move {i + 1} (seat {m.seat}, "{name}") does not fit the game'
+        where = dict(game=game, n=i + 1, seat=m.seat, move=name)
         if state.is_over:
-            raise RecordError(f"{head}: the game was already over; the record is damaged")
+            raise RecordError(_('game {game}: move {n} (seat {seat}, "{move}") does not fit the game: the game was '
+                                'already over; the record is damaged').format(**where))
         if m.seat != state.turn:
-            raise RecordError(f"{head}: it was seat {state.turn}'s turn; the record is damaged")
+            raise RecordError(_('game {game}: move {n} (seat {seat}, "{move}") does not fit the game: it was seat '
+                                '{turn}\'s turn; the record is damaged').format(**where, turn=state.turn))
         try:
             state, events = dealer.play(state, m.action, card=parse_card(m.card))
         except (IllegalMove, ValueError, TypeError) as err:
-            raise RecordError(f"{head}: {err}; the record is damaged") from None
+            raise RecordError(_('game {game}: move {n} (seat {seat}, "{move}") does not fit the game: {error}; the '
+                                'record is damaged').format(**where, error=err)) from None
         states.append(state)
         all_events.append(events)
     result = record.result
     if result is not None and (not state.is_over or result != Result(state.winner, tuple(state.scores))):
-        led = f"team {state.winner} won {_score(state.scores)}" if state.is_over else "a game not over"
-        raise RecordError(f"{where}: its result (team {result.winner} won {_score(result.scores)}) is not where its "
-                          f"moves lead ({led}); the record is damaged")
+        led = (_("team {team} won {score}").format(team=state.winner, score=_score(state.scores)) if state.is_over
+               else _("a game not over"))
+        raise RecordError(_("game {game}: its result (team {team} won {score}) is not where its moves lead ({led}); "
+                            "the record is damaged").format(game=game, team=result.winner,
+                                                            score=_score(result.scores), led=led))
     return states, all_events
 
 
 def _score(scores) -> str:
-    return "-".join(map(str, scores))
+    return "-".join(number(s) for s in scores)
 
 
 def replay(record: GameRecord) -> list[State]:
@@ -375,9 +393,12 @@ class ReplayedGame:
 def result_text(record: GameRecord) -> str:
     """The result in a few words, from the human's side when there is one."""
     if record.result is None:
-        return "unfinished"
+        return _("unfinished")
     w, s = record.result.winner, record.result.scores
     if record.human_seat is not None:
         team = record.human_seat & 1
-        return f"you {'won' if w == team else 'lost'} {s[team]}-{s[1 - team]}"
-    return f"{' & '.join(seat.name for seat in record.seats if seat.seat % 2 == w)} won {s[w]}-{s[1 - w]}"
+        text = _("you won {ours}-{theirs}") if w == team else _("you lost {ours}-{theirs}")
+        return text.format(ours=number(s[team]), theirs=number(s[1 - team]))
+    names = [seat.name for seat in record.seats if seat.seat % 2 == w]
+    return ngettext("{names} won {won}-{lost}", "{names} won {won}-{lost}", len(names)).format(
+        names=" & ".join(names), won=number(s[w]), lost=number(s[1 - w]))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..engine import PLAYER_COUNTS, PRESETS
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, _
 from .reader import FileError, read_json, refuse
 from .store import data_dir, write_atomic
 
@@ -71,29 +71,34 @@ class NewGame:
 
     def __post_init__(self) -> None:
         if self.rules not in PRESETS:
-            raise ValueError(f"unknown rules preset {self.rules!r}; choose one of: {', '.join(PRESETS)}")
+            raise ValueError(_("unknown rules preset {name}; choose one of: {choices}").format(
+                name=repr(self.rules), choices=", ".join(PRESETS)))
         if type(self.players) is not int or self.players not in PLAYER_COUNTS:
-            raise ValueError(f"a game is for {' or '.join(map(str, PLAYER_COUNTS))} players, not {self.players!r}")
+            raise ValueError(_("a game is for {one} or {other} players, not {value}").format(
+                one=PLAYER_COUNTS[0], other=PLAYER_COUNTS[1], value=repr(self.players)))
         if self.level is not None and self.level not in LEVELS:
-            raise ValueError(f"unknown level {self.level!r}; choose one of: {', '.join(LEVELS)}")
+            raise ValueError(_("unknown level {level}; choose one of: {choices}").format(
+                level=repr(self.level), choices=", ".join(LEVELS)))
         if self.dealer is not None and (type(self.dealer) is not int or not 0 <= self.dealer < self.players):
-            raise ValueError(f"the dealer is a seat 0..{self.players - 1}, not {self.dealer!r}")
+            raise ValueError(_("the dealer is a seat 0..{last}, not {value}").format(last=self.players - 1,
+                                                                                    value=repr(self.dealer)))
         if self.seed is not None and type(self.seed) is not int:
-            raise ValueError(f"the seed is a whole number, not {self.seed!r}")
+            raise ValueError(_("the seed is a whole number, not {value}").format(value=repr(self.seed)))
 
 
 def _problems(tutor, model, level, language="") -> dict[str, str]:
     """The values that are not settings, by field, each with its reason."""
     found = {}
     if not isinstance(tutor, bool):
-        found["tutor"] = f"tutor must be true or false, not {tutor!r}"
+        found["tutor"] = _("tutor must be true or false, not {value}").format(value=repr(tutor))
     if model is not None and not isinstance(model, Path):
-        found["model"] = f"model must be the path of an ONNX file, not {model!r}"
+        found["model"] = _("model must be the path of an ONNX file, not {value}").format(value=repr(model))
     if not isinstance(level, str) or level not in LEVELS:
-        found["level"] = f"level {level!r} is not a level of play (choose one of: {', '.join(LEVELS)})"
+        found["level"] = _("level {value} is not a level of play (choose one of: {choices})").format(
+            value=repr(level), choices=", ".join(LEVELS))
     if not isinstance(language, str) or language not in ("", *LANGUAGES):
-        found["language"] = (f"language {language!r} is not a language of the tutor "
-                             f"(choose one of: {', '.join(LANGUAGES)})")
+        found["language"] = _("language {value} is not a language of the tutor (choose one of: {choices})").format(
+            value=repr(language), choices=", ".join(LANGUAGES))
     return found
 
 
@@ -106,8 +111,8 @@ def load_settings(path=None) -> tuple[Settings, list[str]]:
     see the module's docstring. Never raises."""
     path = Path(path or settings_path())
     try:
-        data = read_json(path, "the settings file", _object, max_bytes=MAX_BYTES, then="the defaults are used",
-                         missing={})
+        data = read_json(path, _("the settings file"), _object, max_bytes=MAX_BYTES,
+                         then=_("the defaults are used"), missing={})
     except FileError as err:
         return Settings(), [str(err)]
     defaults = Settings()
@@ -117,13 +122,14 @@ def load_settings(path=None) -> tuple[Settings, list[str]]:
     damaged = _problems(**values)
     if "model" not in damaged and values["model"] is not None and values["model"].exists() \
             and (not values["model"].is_file() or values["model"].suffix != ".onnx"):
-        damaged["model"] = f"the model {values['model']} is not an ONNX model file"
+        damaged["model"] = _("the model {path} is not an ONNX model file").format(path=values["model"])
     for name in damaged:
         values[name] = getattr(defaults, name)
     settings = Settings(**values)
     if damaged:
-        return settings, [_repair(path, settings, f"the settings file {path} has values it cannot use: "
-                                                  f"{'; '.join(damaged.values())}")]
+        return settings, [_repair(path, settings, _("the settings file {path} has values it cannot use: "
+                                                    "{problems}").format(path=path,
+                                                                         problems="; ".join(damaged.values())))]
     if settings.model is not None and not settings.model.exists():  # an exported model deleted since: not damage
         gone = settings.model
         settings = replace(settings, model=None)
@@ -131,20 +137,20 @@ def load_settings(path=None) -> tuple[Settings, list[str]]:
             save_settings(settings, path)
         except OSError:
             pass
-        return settings, [f"the model {gone} of your settings is not there any more; the agent plays with the "
-                          f"shipped one (m on the home screen chooses another)"]
+        return settings, [_("the model {path} of your settings is not there any more; the agent plays with the "
+                            "shipped one (m on the home screen chooses another)").format(path=gone)]
     return settings, []
 
 
 def _object(data) -> dict:
     if not isinstance(data, dict):
-        raise ValueError("not a JSON object of settings")
+        raise ValueError(_("not a JSON object of settings"))
     return data
 
 
 def _repair(path: Path, settings: Settings, problem: str) -> str:
     """Keep the file aside (records.refuse) and write `settings` in its place; the message that says so."""
-    err = refuse(path, problem, "those values are back to their defaults")
+    err = refuse(path, problem, _("those values are back to their defaults"))
     if err.kept:
         try:
             save_settings(settings, path)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from ..i18n import _
 from ..resources import DATA_ENV, user_data_dir  # noqa: F401 (DATA_ENV: records exports it)
 from .reader import read_json
 from .record import GameRecord, RecordError, from_json, result_text, to_json
@@ -44,10 +45,10 @@ def read_card(path) -> dict | None:
     through a link it would carry, or overwrite, another file)."""
     def card(data) -> dict:
         if not isinstance(data, dict):
-            raise ValueError(f"a model card is a JSON object, not a {type(data).__name__}")
+            raise ValueError(_("a model card is a JSON object, not a {type}").format(type=type(data).__name__))
         return data
-    return read_json(path, "the model card", card, max_bytes=CARD_BYTES, keep=False, links=False, missing=None,
-                     then="fix it, or move it away from its model; nothing was written")
+    return read_json(path, _("the model card"), card, max_bytes=CARD_BYTES, keep=False, links=False, missing=None,
+                     then=_("fix it, or move it away from its model; nothing was written"))
 
 
 def write_card(path: Path, card: dict) -> Path:
@@ -114,8 +115,8 @@ def load(path) -> GameRecord:
     """Read a record (records.read_json: a regular file, MAX_BYTES at most, strict JSON); RecordError (and nothing
     else) for anything that is not a usable record. A damaged record is left where it is: the app never writes
     over another game's file."""
-    return read_json(path, "the game record", lambda data: from_json(data, str(path)), max_bytes=MAX_BYTES,
-                     then="move it out of the games folder, or restore it from a backup", keep=False,
+    return read_json(path, _("the game record"), lambda data: from_json(data, str(path)), max_bytes=MAX_BYTES,
+                     then=_("move it out of the games folder, or restore it from a backup"), keep=False,
                      error=RecordError)
 
 
@@ -171,7 +172,7 @@ def list_games(folder=None, accuracy=None) -> tuple[list[GameSummary], list[str]
         try:
             found.append(summarize(load(path), path, accuracy))
         except RecordError as err:
-            skipped.append(f"{err} (it was skipped)")
+            skipped.append(_("{error} (it was skipped)").format(error=err))
     found.sort(key=lambda s: (_when(s.created), s.game_id), reverse=True)
     return found, skipped
 
