@@ -40,14 +40,14 @@ def lessons_dir() -> Path:
     raise FileNotFoundError("the lessons folder is missing")
 
 
-def code_messages() -> dict:
+def code_messages(package_dir: Path | None = None) -> dict:
     """Every message the code marks: {key: [where, ...]}; a key is the msgid, a (singular, plural) pair, or
     (CONTEXT, context, either of those)."""
     from babel.messages.extract import extract_from_dir
 
     found: dict = {}
     for filename, lineno, message, _comments, context in extract_from_dir(
-            str(PACKAGE_DIR), method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=(),
+            str(package_dir or PACKAGE_DIR), method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=(),
             strip_comment_tags=True):
         key = _key(message, context)
         if key is None:
@@ -132,9 +132,10 @@ def placeholders(text: str) -> list[str]:
     return sorted(_PLACEHOLDER.findall(text))
 
 
-def problems(lang: str = "es") -> dict[str, list[str]]:
-    """What the language's catalogs lack: each kind of problem with the messages that have it."""
-    wanted = wanted_messages()
+def problems(lang: str = "es", wanted: dict | None = None) -> dict[str, list[str]]:
+    """What the language's catalogs lack (for `wanted`: every message of the package, by default): each kind of
+    problem with the messages that have it."""
+    wanted = wanted_messages() if wanted is None else wanted
     catalogs = read_catalogs(lang)
     have: dict = {}
     for name, catalog in catalogs.items():
