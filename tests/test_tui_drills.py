@@ -47,7 +47,7 @@ async def test_a_reviewed_blunder_becomes_a_drill_and_a_wrong_answer_comes_back_
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, ReviewGame)
-        assert any("2 new drill(s) from your mistakes" in m for m in app.messages)
+        assert any("2 new drills from your mistakes" in m for m in app.messages)
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, HomeScreen)

@@ -258,7 +258,7 @@ async def test_drills_take_number_keys_like_play():
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, DrillScreen) and screen.drill is not None
-        assert "an other from your game" in str(screen.query_one("#title").render())
+        assert "another mistake from your game" in str(screen.query_one("#title").render())  # never "an other"
         await pilot.press(key_of(state, action))
         await settle(pilot)
         assert screen.answered and drills.load_deck().drills[0].answers[-1]["action"] == action

@@ -8,12 +8,15 @@ from pathlib import Path
 from rich.markdown import Markdown as RichMarkdown
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ..app import files
 from ..app.session import GameSession, warm_core
+from ..i18n import N_, _, language, paragraphs
+from . import words
 from .home import HomeScreen, NewGame
 from .play import PlayScreen
 from .review import ReviewGame, ReviewList
@@ -25,14 +28,26 @@ class HelpScreen(Screen):
     """The keys and the glossary, in a focused scroll: arrows, PgUp/PgDn, Home/End reach all of it."""
 
     AUTO_FOCUS = "#help"
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"))]
+    shown_in = ""
+    """The language of the text on show (the screen is kept: a later opening in another language redraws it)."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):  # one rich renderable, not a widget a block: it opens at once
-            yield Static(RichMarkdown(HELP.read_text(encoding="utf-8")))
+            yield Static(self.text())
         yield Footer()
 
+    def text(self) -> RichMarkdown:
+        """The help in the language in use, paragraph by paragraph (i18n.paragraphs; catalogs.DOCS)."""
+        self.shown_in = language()
+        return RichMarkdown(paragraphs(HELP.read_text(encoding="utf-8")))
+
+    def retranslate(self) -> None:
+        if self.shown_in != language():
+            self.query_one("#help Static", Static).update(self.text())
+
     def on_screen_resume(self) -> None:
+        self.retranslate()
         self.query_one("#help", VerticalScroll).scroll_home(animate=False)  # each opening starts at the top
 
 
@@ -42,8 +57,8 @@ class CuarentaApp(App):
     CSS_PATH = "tutor.tcss"
     TITLE = "Cuarenta Tutor"
     SCREENS = {"help": HelpScreen}  # made on its first opening and kept: it opens at once after that
-    BINDINGS = [Binding("question_mark", "help", "Help"), Binding("f1", "help", "Help", show=False),
-                Binding("ctrl+q", "quit", "Quit")]
+    BINDINGS = [Binding("question_mark", "help", N_("Help")), Binding("f1", "help", N_("Help"), show=False),
+                Binding("ctrl+q", "quit", N_("Quit"))]
 
     def __init__(self, folder=None, model_path=None, start: str = "home", seed: int | None = None,
                  rules: str = "standard", game=None, agent_delay: float = 0.4, dealer: int | None = None,
@@ -51,6 +66,7 @@ class CuarentaApp(App):
                  level: str | None = None, players: int = 2, new_game: files.NewGame | None = None,
                  analysis_delay: float = 0.0):
         super().__init__()
+        words.install()  # every footer shows its keys in the language in use
         self.new_game = new_game or files.NewGame(rules=rules, players=players, level=level, dealer=dealer,
                                                     seed=seed)
         """The game opened at start (`play`), and the players and level of the lessons' first game; `rules`,
@@ -86,7 +102,7 @@ class CuarentaApp(App):
         self.push_screen(HomeScreen())
         warm_core()
         for problem in self.settings_problems:
-            self.notify(problem, title="Your settings", severity="warning", timeout=12, markup=False)
+            self.notify(problem, title=_("Your settings"), severity="warning", timeout=12, markup=False)
         if self.start == "play":
             self.start_game(self.new_game)
         elif self.start == "lessons":
@@ -97,18 +113,42 @@ class CuarentaApp(App):
             self.open_review(self.game, self.seat) if self.game else self.action_review()
 
     def get_system_commands(self, screen):
-        yield from super().get_system_commands(screen)
-        yield SystemCommand("New game", "Play a new game against the agent", self.action_new_game)
-        yield SystemCommand("Review games", "Step through saved games with the coach's notes", self.action_review)
-        yield SystemCommand("Lessons", "Learn the rules and the strategy", self.action_lessons)
-        yield SystemCommand("Drills", "Solve the positions of your mistakes again", self.action_drills)
-        yield SystemCommand("Progress", "Your accuracy over time, mistakes by kind, your level", self.action_stats)
-        yield SystemCommand("Help", "Keys and the rules in brief", self.action_help)
+        for command in super().get_system_commands(screen):  # Textual's own, in words.TEXTUAL_WORDS
+            yield command._replace(title=_(command.title), help=_(command.help))
+        yield SystemCommand(_("New game"), _("Play a new game against the agent"), self.action_new_game)
+        yield SystemCommand(_("Review games"), _("Step through saved games with the coach's notes"),
+                            self.action_review)
+        yield SystemCommand(_("Lessons"), _("Learn the rules and the strategy"), self.action_lessons)
+        yield SystemCommand(_("Drills"), _("Solve the positions of your mistakes again"), self.action_drills)
+        yield SystemCommand(_("Progress"), _("Your accuracy over time, mistakes by kind, your level"),
+                            self.action_stats)
+        yield SystemCommand(_("Settings"), _("The language of the tutor, and the tutor mode"), self.action_settings)
+        yield SystemCommand(_("Help"), _("Keys and the rules in brief"), self.action_help)
+
+    def action_command_palette(self) -> None:
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder=_("Search for commands…"), id="--command-palette"))
 
     # ---- navigation ----------------------------------------------------------------------
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen("help")
+
+    def action_settings(self) -> None:
+        from .settings import SettingsScreen
+
+        if not isinstance(self.screen, SettingsScreen):
+            self.push_screen(SettingsScreen())
+
+    def retranslate(self) -> None:
+        """Show the language now in use at once: every screen on the stack redraws its words (its `retranslate`,
+        where it has one: the screens compute their words when they draw them), and every footer its keys."""
+        for screen in self.screen_stack:
+            redraw = getattr(screen, "retranslate", None)
+            if callable(redraw):
+                redraw()
+            screen.refresh_bindings()
+        self.refresh(layout=True)
 
     def action_new_game(self) -> None:
         self.push_screen(NewGame(self.settings.level), self.new_game_chosen)
@@ -139,7 +179,7 @@ class CuarentaApp(App):
             return
         index = next((i for i, lesson in enumerate(found) if lesson.id == lesson_id), None)
         if index is None:
-            self.notify(f"There is no lesson {lesson_id!r}.", severity="warning")
+            self.notify(_("There is no lesson {lesson}.").format(lesson=repr(lesson_id)), severity="warning")
             return
         self.push_screen(LessonView(found, index))
 
@@ -161,7 +201,7 @@ class CuarentaApp(App):
         level = options.level or self.settings.level
         if options.players == 4 and level == "adaptive":
             level = "club"  # the adaptive level follows one person's results: 1 v 1 only
-            self.notify("Adaptive is for 1 v 1 games: this 2 v 2 game is at club level.")
+            self.notify(_("Adaptive is for 1 v 1 games: this 2 v 2 game is at club level."))
         self.open_play(lambda: GameSession.new(options.rules, options.seed, options.dealer, self.model_path,
                                                self.folder, level, options.players))
 
@@ -171,7 +211,7 @@ class CuarentaApp(App):
     def explore(self, record, ply: int) -> None:
         """A new game from move `ply` of a saved one (which is not touched)."""
         if self.open_play(lambda: GameSession.explore(record, ply, self.model_path, self.folder)):
-            self.notify("A new game from this point; the reviewed game stays as it was.")
+            self.notify(_("A new game from this point; the reviewed game stays as it was."))
 
     def open_play(self, make_session) -> bool:
         """Open the play screen on the session `make_session()` builds; a problem is a message. Whether it opened."""
@@ -211,8 +251,8 @@ class CuarentaApp(App):
 
     def report_error(self, err: BaseException) -> None:
         where = self.folder or files.games_dir()
-        self.notify(f"{err}\n(Your games are saved after every move in {where}.)", title="Something went wrong",
-                    severity="error", timeout=12, markup=False)
+        self.notify(_("{error}\n(Your games are saved after every move in {folder}.)").format(error=err, folder=where),
+                    title=_("Something went wrong"), severity="error", timeout=12, markup=False)
 
 
 def make_app(**options) -> CuarentaApp:

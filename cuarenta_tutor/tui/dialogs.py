@@ -10,14 +10,25 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..i18n import N_, _
 from .widgets import card_text
+
+OPTIONS = (N_("Option 1"), N_("Option 2"), N_("Option 3"), N_("Option 4"), N_("Option 5"), N_("Option 6"),
+           N_("Option 7"), N_("Option 8"), N_("Option 9"))
+"""The descriptions of the number keys of a choice (keys panel)."""
+
+
+def with_card(template: str, card: int) -> Text:
+    """A translated sentence with `{card}` in it, the card drawn in its colours there."""
+    before, _sep, after = template.partition("{card}")
+    return Text.assemble(before, card_text(card), after)
 
 
 class CaptureChoice(ModalScreen[int | None]):
     """Pick what a card takes (or trail it); dismisses with the action id, None on escape."""
 
-    BINDINGS = [Binding("escape", "cancel", "Back")] + [
-        Binding(str(i), f"pick({i})", f"Option {i}", show=False) for i in range(1, 10)]
+    BINDINGS = [Binding("escape", "cancel", N_("Back"))] + [
+        Binding(str(i), f"pick({i})", OPTIONS[i - 1], show=False) for i in range(1, 10)]
 
     def __init__(self, card: int, options: list, names: list[str]):
         super().__init__()
@@ -25,7 +36,7 @@ class CaptureChoice(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(Text.assemble("What does ", card_text(self.card), " take?  (number, arrows + enter, esc)"))
+            yield Static(with_card(_("What does {card} take?  (number, arrows + enter, esc)"), self.card))
             yield OptionList(*[Option(f"{i + 1}. {name}", id=str(i)) for i, name in enumerate(self.names)],
                              id="choices")
 
@@ -39,12 +50,16 @@ class CaptureChoice(ModalScreen[int | None]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    def retranslate(self) -> None:
+        self.refresh(recompose=True)
+
 
 class Notice(ModalScreen[str]):
     """A short summary (end of hand, game over) with some of these choices; the others are hidden."""
 
-    BINDINGS = [Binding("enter", "choose('go')", "Next hand"), Binding("r", "choose('review')", "Review this game"),
-                Binding("n", "choose('new')", "New game"), Binding("escape", "choose('home')", "Home")]
+    BINDINGS = [Binding("enter", "choose('go')", N_("Next hand")),
+                Binding("r", "choose('review')", N_("Review this game")),
+                Binding("n", "choose('new')", N_("New game")), Binding("escape", "choose('home')", N_("Home"))]
 
     def __init__(self, title: str, body: str, choices: tuple[str, ...]):
         super().__init__()
@@ -55,7 +70,7 @@ class Notice(ModalScreen[str]):
         with Vertical(id="dialog"):
             yield Static(Text(self.title_text, style="bold"))
             yield Static(self.body)
-            yield Static(Text("   ".join(f"[{b.key}] {b.description}" for b in offered), style="dim"))
+            yield Static(Text("   ".join(f"[{b.key}] {_(b.description)}" for b in offered), style="dim"))
         yield Footer()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -63,3 +78,6 @@ class Notice(ModalScreen[str]):
 
     def action_choose(self, value: str) -> None:
         self.dismiss(value)
+
+    def retranslate(self) -> None:
+        self.refresh(recompose=True)

@@ -17,25 +17,33 @@ from textual.widgets.option_list import Option
 from ..app import files
 from ..app.coaching import key_of
 from ..engine import ACTION_RANK, legal_actions
-from ..narrator import article, keys, move_name
+from ..i18n import N_, _, ngettext, number
+from ..narrator import keys, move_name
 from .widgets import cards_text
+
+CARDS = (N_("Card 1"), N_("Card 2"), N_("Card 3"), N_("Card 4"), N_("Card 5"))
+"""The descriptions of the card keys (as in play: key n plays card n of the hand)."""
 
 
 def until(due: str, when: datetime) -> str:
     """"in 3 days", "in 5 hours", "now"."""
     seconds = (datetime.fromisoformat(due) - when).total_seconds()
     if seconds <= 0:
-        return "now"
+        return _("now")
     days, hours = seconds / 86400, seconds / 3600
-    return f"in {days:.0f} days" if days >= 1.5 else f"in {max(1, round(hours))} hours"
+    if days >= 1.5:
+        n = round(days)
+        return ngettext("in {n} day", "in {n} days", n).format(n=number(n))
+    n = max(1, round(hours))
+    return ngettext("in {n} hour", "in {n} hours", n).format(n=number(n))
 
 
 class DrillScreen(Screen):
     """One due drill at a time: the position as you saw it, your moves, and feedback on the one you pick."""
 
     AUTO_FOCUS = "#drill-moves"
-    BINDINGS = [Binding(str(i), f"card({i})", f"Card {i}", show=i == 1) for i in range(1, 6)] + [
-        Binding("right", "next", "Next drill"), Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS = [Binding(str(i), f"card({i})", CARDS[i - 1], show=i == 1) for i in range(1, 6)] + [
+        Binding("right", "next", N_("Next drill")), Binding("escape", "app.pop_screen", N_("Back"))]
 
     def __init__(self, now=None):
         super().__init__()
@@ -43,6 +51,8 @@ class DrillScreen(Screen):
         """The clock (tests move it forward to see the schedule)."""
         self.drill = None
         self.answered = False
+        self.told: tuple[bool, str] | None = None
+        """The feedback on the answer on show: (right, what the drill said)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -65,15 +75,15 @@ class DrillScreen(Screen):
         menu = self.query_one("#drill-moves", OptionList)
         menu.clear_options()
         self.query_one("#feedback", Static).update("")
-        self.answered = False
+        self.answered, self.told = False, None
         self.drill = due[0] if due else None
         if self.drill is None:
             upcoming = self.deck.next_due()
-            self.query_one("#title", Static).update(Text("Drills", style="bold"))
+            self.query_one("#title", Static).update(Text(_("Drills"), style="bold"))
             self.query_one("#position", Static).update(
-                f"No drill is due; the next one is due {until(upcoming.due, when)}." if upcoming else
-                "No drills yet. Review a game (r on the home screen): each of your mistakes and blunders becomes "
-                "a drill here.")
+                _("No drill is due; the next one is due {when}.").format(when=until(upcoming.due, when)) if upcoming
+                else _("No drills yet. Review a game (r on the home screen): each of your mistakes and blunders "
+                       "becomes a drill here."))
             menu.display = False
             return
         menu.display = True
@@ -84,28 +94,45 @@ class DrillScreen(Screen):
             return
         self.show_position(state, len(due))
         self.moves = list(legal_actions(state))
-        for action in self.moves:  # each with the key of its card, as in play
-            menu.add_option(Option(f"[{key_of(state, action)}] {move_name(state, action)}", id=str(action)))
+        self.fill_moves(state)
         menu.highlighted = 0
         menu.focus()
 
+    def fill_moves(self, state) -> None:
+        menu = self.query_one("#drill-moves", OptionList)
+        highlighted = menu.highlighted
+        menu.clear_options()
+        for action in self.moves:  # each with the key of its card, as in play
+            menu.add_option(Option(f"[{key_of(state, action)}] {move_name(state, action)}", id=str(action)))
+        menu.highlighted = highlighted
+
     def show_position(self, state, due: int) -> None:
+        self.shown_due = due
         drill, seat = self.drill, self.drill.seat
         game = drill.game
-        title = Text(f"Drill · {due} due · box {drill.box} of {len(files.BOX_DAYS) - 1} · "
-                     f"{article(drill.kind)} from your game of {files.when_text(game['created'])}", style="bold")
+        heading = ngettext("Drill · {due} due · box {box} of {boxes} · {a_kind} from your game of {when}",
+                           "Drill · {due} due · box {box} of {boxes} · {a_kind} from your game of {when}", due)
+        title = Text(heading.format(due=number(due), box=number(drill.box), boxes=number(len(files.BOX_DAYS) - 1),
+                                    a_kind=files.kind_with_article(drill.kind),
+                                    when=files.when_text(game["created"])), style="bold")
         self.query_one("#title", Static).update(title)
         mine, theirs = state.scores[seat % 2], state.scores[1 - seat % 2]
-        t = Text(f"Score: you {mine}, them {theirs} · cartón: you {len(state.piles[seat % 2])}, them "
-                 f"{len(state.piles[1 - seat % 2])} cards · hand {state.hand_no + 1}, deal {state.deal_no + 1}\n")
-        t.append("Table: ")
+        ours, other = len(state.piles[seat % 2]), len(state.piles[1 - seat % 2])
+        t = Text(ngettext("Score: you {mine}, them {theirs} · cartón: you {ours}, them {other} card · hand {hand}, "
+                          "deal {deal}",
+                          "Score: you {mine}, them {theirs} · cartón: you {ours}, them {other} cards · hand {hand}, "
+                          "deal {deal}", other).format(
+            mine=number(mine), theirs=number(theirs), ours=number(ours), other=number(other),
+            hand=number(state.hand_no + 1), deal=number(state.deal_no + 1)) + "\n")
+        t.append(_("Table:") + " ")
         t.append_text(cards_text(state.table))
-        t.append("\nYour hand: ")
+        t.append("\n" + _("Your hand:") + " ")
         t.append_text(cards_text(state.hands[seat], numbered=True))
         played = [c for cards in state.played for c in cards]
-        t.append("\nPlayed this deal: ")
-        t.append_text(cards_text(sorted(played), empty="nothing yet"))
-        t.append(f"\nWhat do you play? (press {keys(len(state.hands[seat]))}, or enter on a move)", style="bold")
+        t.append("\n" + _("Played this deal:") + " ")
+        t.append_text(cards_text(sorted(played), empty=_("nothing yet")))
+        t.append("\n" + _("What do you play? (press {keys}, or enter on a move)").format(
+            keys=keys(len(state.hands[seat]))), style="bold")
         self.query_one("#position", Static).update(t)
 
     def action_card(self, n: int) -> None:
@@ -116,8 +143,8 @@ class DrillScreen(Screen):
         state = self.drill.state()
         hand = state.hands[self.drill.seat]
         if not 1 <= n <= len(hand):
-            self.notify(f"This hand has {len(hand)} card{'s' if len(hand) != 1 else ''}: press {keys(len(hand))}.",
-                        severity="warning")
+            self.notify(ngettext("This hand has {n} card: press {keys}.", "This hand has {n} cards: press {keys}.",
+                                 len(hand)).format(n=number(len(hand)), keys=keys(len(hand))), severity="warning")
             return
         options = [i for i, a in enumerate(self.moves) if ACTION_RANK[a] == hand[n - 1] >> 2]
         if len(options) == 1:
@@ -126,7 +153,9 @@ class DrillScreen(Screen):
         menu = self.query_one("#drill-moves", OptionList)
         menu.highlighted = options[0]
         menu.focus()
-        self.notify(f"{len(options)} moves with that card: choose one and press enter.", timeout=4)
+        self.notify(ngettext("{n} move with that card: choose one and press enter.",
+                             "{n} moves with that card: choose one and press enter.", len(options)).format(
+            n=number(len(options))), timeout=4)
 
     @on(OptionList.OptionSelected, "#drill-moves")
     def picked(self, event: OptionList.OptionSelected) -> None:
@@ -137,18 +166,37 @@ class DrillScreen(Screen):
         if self.drill is None or self.answered:
             return
         right, text = self.drill.answer(action, self.now())
-        self.answered = True
+        self.answered, self.told = True, (right, text)
         try:
             files.save_deck(self.deck)
         except OSError as err:
             self.app.report_error(err)
-        out = Text("✓ Right. " if right else "✗ Not this one. ", style="bold green" if right else "bold red")
-        out.append(text)
-        out.append(f"\nBack {until(self.drill.due, self.now())} (box {self.drill.box}). → for the next drill.",
-                   style="dim")
-        box = self.query_one("#feedback", Static)
-        box.update(out)
+        box = self.show_feedback()
         self.call_after_refresh(box.scroll_visible, animate=False)
+
+    def show_feedback(self) -> Static:
+        box = self.query_one("#feedback", Static)
+        if self.told is None:
+            box.update("")
+            return box
+        right, text = self.told
+        out = Text(_("✓ Right.") + " " if right else _("✗ Not this one.") + " ",
+                   style="bold green" if right else "bold red")
+        out.append(text)
+        out.append("\n" + _("Back {when} (box {box}). → for the next drill.").format(
+            when=until(self.drill.due, self.now()), box=number(self.drill.box)), style="dim")
+        box.update(out)
+        return box
+
+    def retranslate(self) -> None:
+        """The drill on show in the language in use (an answer's feedback kept: the drill was judged once)."""
+        if self.drill is None or not self.answered:
+            self.serve()
+            return
+        state = self.drill.state()
+        self.show_position(state, self.shown_due)
+        self.fill_moves(state)
+        self.show_feedback()
 
     def action_next(self) -> None:
         self.serve()

@@ -14,19 +14,17 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Select, St
 from textual.widgets.option_list import Option
 
 from ..app import files
-from ..engine import PRESET_NOTES, PRESETS
+from ..engine import PRESETS, preset_note
+from ..i18n import N_, _, ngettext, number
+from .words import preset_name
 
-LEVEL_TEXT = {"beginner": "beginner: the agent, with half its moves at random",
-              "club": "club: the agent (the trained network)",
-              "strong": "strong: the agent with its search, half a second a move",
-              "adaptive": "adaptive: follows your results, one step a game"}
-BANNER = "Cuarenta Tutor\nLearn and play Ecuador's fishing card game against a coaching agent."
+BANNER = N_("Cuarenta Tutor\nLearn and play Ecuador's fishing card game against a coaching agent.")
 
 
 class NewGame(ModalScreen[files.NewGame | None]):
     """Rules preset, players, level of play, who deals first, an optional seed."""
 
-    BINDINGS = [Binding("escape", "cancel", "Back")]
+    BINDINGS = [Binding("escape", "cancel", N_("Back"))]
 
     def __init__(self, level: str = "club"):
         super().__init__()
@@ -34,32 +32,36 @@ class NewGame(ModalScreen[files.NewGame | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog") as dialog:
-            dialog.border_title = "New game against the agent"
-            yield Label("Rules")
-            yield Select([(name, name) for name in PRESETS], value="standard", allow_blank=False, id="rules")
-            yield Static(PRESET_NOTES["standard"], id="rules-note")
-            yield Label("Players")
-            yield Select([("1 v 1: you against the agent", 2),
-                          ("2 v 2: you and an agent partner against two agents", 4)],
+            dialog.styles.width = 76  # wider than the other dialogs: a level's line, in Spanish too, fits its list
+            dialog.border_title = _("New game against the agent")
+            yield Label(_("Rules"))
+            yield Select([(preset_name(name), name) for name in PRESETS], value="standard", allow_blank=False,
+                         id="rules")
+            yield Static(preset_note("standard"), id="rules-note")
+            yield Label(_("Players"))
+            yield Select([(_("1 v 1: you against the agent"), 2),
+                          (_("2 v 2: you and an agent partner against two agents"), 4)],
                          value=2, allow_blank=False, id="players")
-            yield Label("Level of play")
+            yield Label(_("Level of play"))
             rung = files.rung_name(files.load_ladder().spec)
-            texts = {**LEVEL_TEXT, "adaptive": f"{LEVEL_TEXT['adaptive']} (now: {rung})"}
+            texts = {name: files.level_description(name) for name in files.LEVELS}
+            texts["adaptive"] = _("{level} (now: {rung})").format(level=files.level_name("adaptive"), rung=rung)
             yield Select([(texts[name], name) for name in files.LEVELS], value=self.level, allow_blank=False,
                          id="level")
             with Horizontal(id="dealer-seed"):
                 with Vertical():
-                    yield Label("Who deals first")
-                    yield Select([("drawn at random", "random"), ("you", "0"), ("the agent (East in 2 v 2)", "1")],
+                    yield Label(_("Who deals first"))
+                    yield Select([(_("drawn at random"), "random"), (_("you"), "0"),
+                                  (_("the agent (East in 2 v 2)"), "1")],
                                  value="random", allow_blank=False, id="dealer")
                 with Vertical():
-                    yield Label("Seed (same seed, same cards)")
-                    yield Input(placeholder="optional, a whole number", id="seed", type="integer")
-            yield Button("Start", variant="primary", id="start")
+                    yield Label(_("Seed (same seed, same cards)"))
+                    yield Input(placeholder=_("optional, a whole number"), id="seed", type="integer")
+            yield Button(_("Start"), variant="primary", id="start")
 
     @on(Select.Changed, "#rules")
     def rules_chosen(self, event: Select.Changed) -> None:
-        self.query_one("#rules-note", Static).update(PRESET_NOTES.get(str(event.value), ""))
+        self.query_one("#rules-note", Static).update(preset_note(str(event.value)))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.start()
@@ -79,6 +81,18 @@ class NewGame(ModalScreen[files.NewGame | None]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    def retranslate(self) -> None:
+        """Drawn again in the language in use, with the choices made so far."""
+        chosen = {name: self.query_one(f"#{name}", Select).value for name in ("rules", "players", "level", "dealer")}
+        seed = self.query_one("#seed", Input).value
+
+        async def redraw() -> None:
+            await self.recompose()
+            for name, value in chosen.items():
+                self.query_one(f"#{name}", Select).value = value
+            self.query_one("#seed", Input).value = seed
+        self.call_later(redraw)
+
 
 def model_label(path) -> str:
     """"cuarenta-a2c-lstm (967dfd4d, shipped)": a model's name, short sha256 and where it comes from."""
@@ -86,15 +100,19 @@ def model_label(path) -> str:
     try:
         sha = files.file_sha256(path)[:8]
     except OSError:
-        sha = "missing"
-    where = "shipped" if path.parent == files.default_model_path().parent else "yours"
-    return f"{path.stem} ({sha}, {where}{', uncalibrated' if files.uncalibrated(path) else ''})"
+        sha = _("missing")
+    shipped = path.parent == files.default_model_path().parent
+    if files.uncalibrated(path):
+        text = _("{name} ({sha}, shipped, uncalibrated)") if shipped else _("{name} ({sha}, yours, uncalibrated)")
+    else:
+        text = _("{name} ({sha}, shipped)") if shipped else _("{name} ({sha}, yours)")
+    return text.format(name=path.stem, sha=sha)
 
 
 class ModelChoice(ModalScreen[Path | None]):
     """Pick the model the agent plays with: the shipped ones and the person's own (exported)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Back")]
+    BINDINGS = [Binding("escape", "cancel", N_("Back"))]
 
     def __init__(self, models: list, current: Path):
         super().__init__()
@@ -102,7 +120,7 @@ class ModelChoice(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(f"The agent plays with a model (yours are in {files.models_dir()})")
+            yield Static(_("The agent plays with a model (yours are in {folder})").format(folder=files.models_dir()))
             yield OptionList(*[Option(("● " if m == self.current else "  ") + model_label(m), id=str(i))
                                for i, m in enumerate(self.models)], id="choices")
 
@@ -112,17 +130,24 @@ class ModelChoice(ModalScreen[Path | None]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    def retranslate(self) -> None:
+        self.refresh(recompose=True)
+
 
 def game_label(game) -> str:
-    """An unfinished game for the list to continue: "from 21 Nov 12:00 · 14 moves · standard · 2 v 2"."""
-    mode = " · 2 v 2" if game.players == 4 else ""
-    return f"from {files.when_text(game.created)} · {game.moves} moves · {game.rules_preset or 'custom'}{mode}"
+    """An unfinished game for the list to continue: "from 21 Nov 12:00 · 14 moves · Standard · 2 v 2"."""
+    if game.players == 4:
+        text = ngettext("from {when} · {n} move · {rules} · 2 v 2", "from {when} · {n} moves · {rules} · 2 v 2",
+                        game.moves)
+    else:
+        text = ngettext("from {when} · {n} move · {rules}", "from {when} · {n} moves · {rules}", game.moves)
+    return text.format(when=files.when_text(game.created), n=number(game.moves), rules=preset_name(game.rules_preset))
 
 
 class ContinueChoice(ModalScreen[Path | None]):
     """Pick the unfinished game to continue, newest first."""
 
-    BINDINGS = [Binding("escape", "cancel", "Back")]
+    BINDINGS = [Binding("escape", "cancel", N_("Back"))]
 
     def __init__(self, games: list):
         super().__init__()
@@ -130,7 +155,9 @@ class ContinueChoice(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(f"{len(self.games)} unfinished games, newest first (enter continues one)")
+            yield Static(ngettext("{n} unfinished game, newest first (enter continues one)",
+                                  "{n} unfinished games, newest first (enter continues one)",
+                                  len(self.games)).format(n=number(len(self.games))))
             yield OptionList(*[Option(game_label(g), id=str(i)) for i, g in enumerate(self.games)], id="choices")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -139,18 +166,24 @@ class ContinueChoice(ModalScreen[Path | None]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    def retranslate(self) -> None:
+        self.refresh(recompose=True)
+
 
 class HomeScreen(Screen):
-    """New game, continue, review, lessons, quit; the model the agent plays with."""
+    """New game, continue, review, lessons, settings, quit; the model the agent plays with."""
 
-    BINDINGS = [Binding("n", "app.new_game", "New game"), Binding("c", "continue_game", "Continue"),
-                Binding("r", "app.review", "Review"), Binding("d", "app.drills", "Drills"),
-                Binding("s", "app.stats", "Progress"), Binding("l", "app.lessons", "Lessons"),
-                Binding("w", "weak_spot", "Weak spot", show=False), Binding("m", "choose_model", "Model"),
-                Binding("q", "app.quit", "Quit")]
+    BINDINGS = [Binding("n", "app.new_game", N_("New game"), show=False),  # the menu names these keys
+                Binding("c", "continue_game", N_("Continue"), show=False),
+                Binding("r", "app.review", N_("Review"), show=False),
+                Binding("d", "app.drills", N_("Drills"), show=False),
+                Binding("s", "app.stats", N_("Progress"), show=False),
+                Binding("l", "app.lessons", N_("Lessons"), show=False),
+                Binding("w", "weak_spot", N_("Weak spot"), show=False), Binding("m", "choose_model", N_("Model")),
+                Binding("o", "app.settings", N_("Settings")), Binding("q", "app.quit", N_("Quit"), show=False)]
 
     def compose(self) -> ComposeResult:
-        yield Static(BANNER, id="banner")
+        yield Static(_(BANNER), id="banner")
         yield OptionList(id="menu")
         yield Static(id="weak")
         yield Static(id="model")
@@ -158,7 +191,8 @@ class HomeScreen(Screen):
         yield Footer()
 
     def show_model(self) -> None:
-        self.query_one("#model", Static).update(f"Model: {model_label(self.app.model)}  (m to choose another)")
+        self.query_one("#model", Static).update(
+            _("Model: {model}  (m to choose another)").format(model=model_label(self.app.model)))
 
     def action_choose_model(self) -> None:
         self.app.push_screen(ModelChoice(files.available_models(), self.app.model), self.model_chosen)
@@ -174,10 +208,13 @@ class HomeScreen(Screen):
         self.app.model_path = None if path == files.default_model_path() else path
         self.app.change_settings(model=self.app.model_path)
         self.show_model()
-        self.notify(f"The agent now plays with {model_label(path)}.")
+        self.notify(_("The agent now plays with {model}.").format(model=model_label(path)))
 
     unfinished: list = []
     """The unfinished games (GameSummary), newest first, once the saved games have been read."""
+    games: list = []
+    problems: list = []
+    """The saved games and what was wrong reading them, as last read (drawn again in another language)."""
     weak = None
     """The kind of mistake repeated in the recent games (coach.stats.weak_spot), once read."""
     due = 0
@@ -204,38 +241,63 @@ class HomeScreen(Screen):
         games, skipped = files.list_games(self.app.folder)
         deck = files.load_deck()
         history, more = files.load_stats(self.app.folder)
-        problems = [f"Skipped a saved file: {p}" for p in skipped] + deck.problems + [p for p in more
-                                                                                     if p not in skipped]
+        problems = [_("Skipped a saved file: {problem}").format(problem=p) for p in skipped] + deck.problems + [
+            p for p in more if p not in skipped]
         self.post_message(self.GamesRead(games, problems, len(deck.due()), files.weak_spot(history)))
 
     @on(GamesRead)
     def games_read(self, message: GamesRead) -> None:
         self.due, self.weak = message.due, message.weak
         self.refill(message.games, message.problems)
-        self.query_one("#weak", Static).update(
-            f"Weak spot: {self.weak['kind']}, {self.weak['count']} times in your last {self.weak['games']} "
-            f"games. Press w for the lesson that teaches it." if self.weak else "")
+        self.show_weak()
+
+    def show_weak(self) -> None:
+        weak = self.weak
+        if not weak:
+            self.query_one("#weak", Static).update("")
+            return
+        self.query_one("#weak", Static).update(ngettext(
+            "Weak spot: {kind}, {count} times in your last {games} game. Press w for the lesson that teaches it.",
+            "Weak spot: {kind}, {count} times in your last {games} games. Press w for the lesson that teaches it.",
+            weak["games"]).format(kind=files.kind_label(weak["kind"]), count=number(weak["count"]),
+                                  games=number(weak["games"])))
+
+    def retranslate(self) -> None:
+        """Every word again, in the language in use (the games as last read)."""
+        self.query_one("#banner", Static).update(_(BANNER))
+        menu = self.query_one(OptionList)
+        highlighted = menu.highlighted
+        self.refill(self.games, self.problems)
+        menu.highlighted = highlighted
+        self.show_model()
+        self.show_weak()
 
     def action_weak_spot(self) -> None:
         if self.weak:
             self.app.open_lesson(self.weak["lesson"])
 
     def refill(self, games: list, problems: list) -> None:
+        self.games, self.problems = games, problems
         menu = self.query_one(OptionList)
         menu.clear_options()
-        menu.add_option(Option("New game  (n)", id="new"))
+        menu.add_option(Option(_("New game  (n)"), id="new"))
         self.unfinished = [g for g in games if not g.finished]  # newest first, as listed
         if len(self.unfinished) == 1:
-            menu.add_option(Option(f"Continue unfinished game from {files.when_text(self.unfinished[0].created)}  (c)",
-                                   id="continue"))
+            menu.add_option(Option(_("Continue unfinished game from {when}  (c)").format(
+                when=files.when_text(self.unfinished[0].created)), id="continue"))
         elif self.unfinished:
-            menu.add_option(Option(f"Continue one of {len(self.unfinished)} unfinished games  (c)", id="continue"))
-        menu.add_option(Option("Review saved games  (r)", id="review"))
-        menu.add_option(Option(f"Drills from your mistakes{f', {self.due} due' if self.due else ''}  (d)",
-                               id="drills"))
-        menu.add_option(Option("Your progress  (s)", id="stats"))
-        menu.add_option(Option("Lessons  (l)", id="lessons"))
-        menu.add_option(Option("Quit  (q)", id="quit"))
+            count = len(self.unfinished)
+            menu.add_option(Option(ngettext("Continue one of {n} unfinished game  (c)",
+                                            "Continue one of {n} unfinished games  (c)", count).format(
+                n=number(count)), id="continue"))
+        menu.add_option(Option(_("Review saved games  (r)"), id="review"))
+        drills = ngettext("Drills from your mistakes, {n} due  (d)", "Drills from your mistakes, {n} due  (d)",
+                          self.due).format(n=number(self.due)) if self.due else _("Drills from your mistakes  (d)")
+        menu.add_option(Option(drills, id="drills"))
+        menu.add_option(Option(_("Your progress  (s)"), id="stats"))
+        menu.add_option(Option(_("Lessons  (l)"), id="lessons"))
+        menu.add_option(Option(_("Settings  (o)"), id="settings"))
+        menu.add_option(Option(_("Quit  (q)"), id="quit"))
         menu.focus()
         self.query_one("#problems", Static).update("\n".join(problems[:3]))
 
@@ -243,12 +305,12 @@ class HomeScreen(Screen):
         action = {"new": self.app.action_new_game, "continue": self.action_continue_game,
                   "review": self.app.action_review, "lessons": self.app.action_lessons,
                   "drills": self.app.action_drills, "stats": self.app.action_stats,
-                  "quit": self.app.exit}[event.option.id]
+                  "settings": self.app.action_settings, "quit": self.app.exit}[event.option.id]
         action()
 
     def action_continue_game(self) -> None:
         if not self.unfinished:
-            self.notify("There is no unfinished game.", severity="warning")
+            self.notify(_("There is no unfinished game."), severity="warning")
             return
         if len(self.unfinished) == 1:
             self.app.continue_game(self.unfinished[0].path)

@@ -12,17 +12,25 @@ from textual.widgets.option_list import Option
 
 from ..app import files
 from ..engine import legal_actions
+from ..i18n import N_, _, percent
 from ..narrator import move_name
 from .widgets import cards_text
+
+TRACKS = {"rules": N_("Rules"), "strategy": N_("Strategy")}
+"""Each track of lessons by its name (translated where shown)."""
+MOVES = (N_("Move 1"), N_("Move 2"), N_("Move 3"), N_("Move 4"), N_("Move 5"), N_("Move 6"), N_("Move 7"),
+         N_("Move 8"), N_("Move 9"))
+"""The descriptions of the number keys of a lesson's position."""
 
 
 class LessonList(Screen):
     """Every lesson, rules first, with how many of its positions you have solved."""
 
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("g", "first_game", "Play a game")]
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back")), Binding("g", "first_game", N_("Play a game"))]
+    lessons: list = []
 
     def compose(self) -> ComposeResult:
-        yield Static("Lessons: the rules track teaches the game, the strategy track how to play it well.",
+        yield Static(_("Lessons: the rules track teaches the game, the strategy track how to play it well."),
                      id="title")
         yield OptionList(id="lessons")
         yield Static(id="problems")
@@ -33,10 +41,15 @@ class LessonList(Screen):
             self.lessons = files.load_lessons()
         except files.LessonError as err:
             self.lessons = []
-            self.query_one("#problems", Static).update(f"The lessons could not be read: {err}")
+            self.query_one("#problems", Static).update(_("The lessons could not be read: {error}").format(error=err))
         self.refill()
 
     def on_screen_resume(self) -> None:
+        self.refill()
+
+    def retranslate(self) -> None:
+        self.query_one("#title", Static).update(
+            _("Lessons: the rules track teaches the game, the strategy track how to play it well."))
         self.refill()
 
     def refill(self) -> None:
@@ -44,10 +57,15 @@ class LessonList(Screen):
         menu = self.query_one(OptionList)
         highlighted = menu.highlighted
         menu.clear_options()
-        for i, lesson in enumerate(self.lessons):
-            done = "✓" if progress.done(lesson) else f"{100 * progress.fraction(lesson):.0f}%"
-            menu.add_option(Option(f"{lesson.track.capitalize():<9}{lesson.order:>2}. {lesson.title:<48} {done}",
-                                   id=str(i)))
+        tracks = {lesson.track: _(TRACKS[lesson.track]) if lesson.track in TRACKS else lesson.track.capitalize()
+                  for lesson in self.lessons}
+        track_width = max((len(name) for name in tracks.values()), default=0) + 1
+        titles = [_(lesson.title) for lesson in self.lessons]
+        title_width = min(max([57 - track_width, *map(len, titles)]), 66 - track_width)  # the % column aligned
+        for i, (lesson, title) in enumerate(zip(self.lessons, titles, strict=True)):
+            done = "✓" if progress.done(lesson) else percent(100 * progress.fraction(lesson))
+            menu.add_option(Option(f"{tracks[lesson.track]:<{track_width}}{lesson.order:>2}. "
+                                   f"{title:<{title_width}} {done}", id=str(i)))
         if self.lessons:
             menu.highlighted = highlighted or 0
         menu.focus()
@@ -59,26 +77,36 @@ class LessonList(Screen):
         self.app.start_game()
 
 
+def keys_line() -> str:
+    """The line above a lesson that says how to read it and answer (made when shown: the language may change)."""
+    return _("↓ / PgDn read on · m jumps to the position and your moves · 1-9 pick a move")
+
+
 class LessonView(Screen):
     """A lesson's text, then its positions: pick a move (1-9), read the feedback, go on."""
 
-    BINDINGS = [Binding(str(i), f"pick({i})", f"Move {i}", show=i == 1) for i in range(1, 10)] + [
-        Binding("right", "position(1)", "Next position"), Binding("left", "position(-1)", "Previous position"),
-        Binding("n", "lesson(1)", "Next lesson"), Binding("p", "lesson(-1)", "Previous lesson"),
-        Binding("m", "to_position", "Position"), Binding("g", "first_game", "Play a game", show=False),
-        Binding("escape", "app.pop_screen", "Lessons")]
+    BINDINGS = [Binding(str(i), f"pick({i})", MOVES[i - 1], show=False) for i in range(1, 10)] + [
+        Binding("right", "position(1)", N_("Next position")),
+        Binding("left", "position(-1)", N_("Previous position")),
+        Binding("n", "lesson(1)", N_("Next lesson")), Binding("p", "lesson(-1)", N_("Previous lesson")),
+        Binding("m", "to_position", N_("Position"), show=False),  # the line of keys above the lesson names m, 1-9
+        Binding("g", "first_game", N_("Play a game"), show=False),
+        Binding("escape", "app.pop_screen", N_("Lessons"))]
 
     def __init__(self, lessons, index: int):
         super().__init__()
         self.lessons, self.index, self.pos = lessons, index, 0
         self.answered: tuple[bool, str] | None = None
+        """(whether the move picked is the answer, the feedback on it), once picked."""
+        self.picked: int | None = None
+        """The move picked at this position (its feedback is told again in another language)."""
 
     @property
     def lesson(self):
         return self.lessons[self.index]
 
     def compose(self) -> ComposeResult:
-        yield Static("↓ / PgDn read on · m jumps to the position and your moves · 1-9 pick a move", id="lesson-keys")
+        yield Static(keys_line(), id="lesson-keys")
         with VerticalScroll(id="lesson"):
             yield Markdown(id="text")
             yield Static(id="position")
@@ -95,9 +123,21 @@ class LessonView(Screen):
         self.query_one("#position", Static).scroll_visible(top=True, animate=False)
 
     def show_lesson(self) -> None:
+        self.pos, self.answered, self.picked = 0, None, None
+        self.show_text()
+        self.show_position()
+
+    def show_text(self) -> None:
         lesson = self.lesson
-        self.query_one("#text", Markdown).update(f"## {lesson.title}\n\n{lesson.text}")
-        self.pos, self.answered = 0, None
+        self.query_one("#text", Markdown).update("## {title}\n\n{text}".format(title=_(lesson.title),
+                                                                                 text=_(lesson.text)))
+
+    def retranslate(self) -> None:
+        """The lesson, its position and the feedback on show, in the language in use (where the reader was)."""
+        self.query_one("#lesson-keys", Static).update(keys_line())
+        self.show_text()
+        if self.picked is not None and self.answered is not None:
+            self.answered = files.feedback(self.lesson.positions[self.pos], self.picked)
         self.show_position()
 
     def show_position(self) -> None:
@@ -109,15 +149,16 @@ class LessonView(Screen):
         position = lesson.positions[self.pos]
         state = position.state
         solved = position.id in progress.solved.get(lesson.id, ())
-        t = Text(f"Position {self.pos + 1}/{len(lesson.positions)}{'  ✓ solved' if solved else ''}\n", style="bold")
-        t.append(position.prompt + "\n")
-        t.append("\n".join(files.seat_lines(state)) + "\nTable: ")
+        heading = _("Position {n}/{count}  ✓ solved") if solved else _("Position {n}/{count}")
+        t = Text(heading.format(n=self.pos + 1, count=len(lesson.positions)) + "\n", style="bold")
+        t.append(_(position.prompt) + "\n")
+        t.append("\n".join(files.seat_lines(state)) + "\n" + _("Table:") + " ")
         t.append_text(cards_text(state.table))
-        t.append("\nYour hand: ")
+        t.append("\n" + _("Your hand:") + " ")
         t.append_text(cards_text(state.hands[0]))
         self.query_one("#position", Static).update(t)
         self.moves = list(legal_actions(state))
-        listing = Text("Your move (press its number):\n", style="bold")
+        listing = Text(_("Your move (press its number):") + "\n", style="bold")
         for i, action in enumerate(self.moves[:9]):
             listing.append(f"  {i + 1}. {move_name(state, action)}\n")
         self.query_one("#moves", Static).update(listing)
@@ -129,13 +170,15 @@ class LessonView(Screen):
             box.update("")
             return
         right, text = self.answered
-        out = Text("✓ Right. " if right else "✗ Not this one. ", style="bold green" if right else "bold red")
+        out = Text(_("✓ Right.") + " " if right else _("✗ Not this one.") + " ",
+                   style="bold green" if right else "bold red")
         out.append(text)
         if right:
             last = self.pos + 1 >= len(self.lesson.positions)
-            out.append("\n→ next position" if not last else "\nLesson done: n for the next lesson", style="dim")
+            out.append("\n" + (_("→ next position") if not last else _("Lesson done: n for the next lesson")),
+                       style="dim")
             if last and self.lesson is files.last_rules_lesson(self.lessons):
-                out.append("\nYou know the rules now: press g to play your first game!", style="bold")
+                out.append("\n" + _("You know the rules now: press g to play your first game!"), style="bold")
         box.update(out)
 
     def action_pick(self, n: int) -> None:
@@ -143,7 +186,7 @@ class LessonView(Screen):
             return
         position = self.lesson.positions[self.pos]
         right, text = files.feedback(position, self.moves[n - 1])
-        self.answered = (right, text)
+        self.answered, self.picked = (right, text), self.moves[n - 1]
         if right:
             progress = files.load_progress()
             progress.mark(self.lesson.id, position.id)
@@ -155,7 +198,7 @@ class LessonView(Screen):
         count = len(self.lesson.positions)
         if count:
             self.pos = max(0, min(count - 1, self.pos + delta))
-            self.answered = None
+            self.answered = self.picked = None
             self.show_position()
 
     def action_lesson(self, delta: int) -> None:

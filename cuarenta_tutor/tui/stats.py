@@ -12,12 +12,13 @@ from textual.widgets import Footer, Static
 from textual_plotext import PlotextPlot
 
 from ..app import files
+from ..i18n import N_, _
 
 
 class StatsScreen(Screen):
     """Accuracy over time, then the figures as text."""
 
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"))]
 
     points: list = []
     """(game number, accuracy) plotted, once read."""
@@ -28,12 +29,17 @@ class StatsScreen(Screen):
             self.games, self.problems = games, problems
 
     def compose(self) -> ComposeResult:
-        yield Static("Your progress", id="title")
+        yield Static(_("Your progress"), id="title")
         yield PlotextPlot(id="accuracy-plot")
-        yield Static("Reading your saved games…", id="stats-text")
+        yield Static(_("Reading your saved games…"), id="stats-text")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.read()
+
+    def retranslate(self) -> None:
+        """Drawn again in the language in use (the games read again: the figures' text is made as they are read)."""
+        self.query_one("#title", Static).update(_("Your progress"))
         self.read()
 
     @work(thread=True, exclusive=True, group="stats")
@@ -48,8 +54,8 @@ class StatsScreen(Screen):
         plot = self.query_one(PlotextPlot)
         plt = plot.plt
         plt.clear_data()
-        plt.title("Your accuracy per game (%)")
-        plt.xlabel("game")
+        plt.title(_("Your accuracy per game (%)"))
+        plt.xlabel(_("game"))
         plt.ylim(0, 100)
         if reviewed:
             plt.plot([x for x, _ in reviewed], [y for _, y in reviewed], marker="dot")
@@ -59,6 +65,6 @@ class StatsScreen(Screen):
         lines = files.report_text(games).splitlines()
         text = [lines[0]] + [line for line in lines[1:] if not line.startswith("  ")]  # the plot shows the games
         if not reviewed:
-            text.append("Review a game (r on the home screen) to see your accuracy here.")
-        text += [f"Skipped: {p}" for p in message.problems[:3]]
+            text.append(_("Review a game (r on the home screen) to see your accuracy here."))
+        text += [_("Skipped: {problem}").format(problem=p) for p in message.problems[:3]]
         self.query_one("#stats-text", Static).update("\n".join(text))
