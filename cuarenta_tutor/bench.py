@@ -8,6 +8,8 @@ import resource
 import time
 from pathlib import Path
 
+from .i18n import _, number
+
 
 def peak_rss_mb() -> float:
     """Peak resident memory of this process in MiB (Linux reports KiB)."""
@@ -167,7 +169,8 @@ def bench_train(steps: int, settings: dict | None = None, backend: str = "local"
                             "eval_every": 0})
     least = 2 * cfg.log_every * cfg.num_envs * cfg.rollout_len
     if steps < least:  # refused before any training
-        raise ValueError(f"--steps {steps} is too few: at least {least:,} steps give two metrics windows")
+        raise ValueError(_("--steps {steps} is too few: at least {least} steps give two metrics windows").format(
+            steps=steps, least=number(least)))
     with tempfile.TemporaryDirectory() as tmp, open("/dev/null", "w") as quiet:
         start = time.perf_counter()
         ckpt = train(cfg, Path(tmp), log=quiet, backend=backend, address=address)

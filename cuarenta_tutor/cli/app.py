@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import sys
 
+from ..i18n import _
+
 
 def one_thread() -> None:
     """One thread per numerical library: set before numpy or onnxruntime is first imported."""
@@ -29,8 +31,8 @@ def preflight(*checks) -> str | None:
             if problem:
                 return problem
     except OSError as err:
-        return f"{err.filename or 'the user data folder'}: {err.strerror or err}; set {records.DATA_ENV} to a " \
-               f"folder you can write, or fix this one"
+        return _("{where}: {error}; set {variable} to a folder you can write, or fix this one").format(
+            where=err.filename or _("the user data folder"), error=err.strerror or err, variable=records.DATA_ENV)
     except (ModelError, records.RecordError, ValueError) as err:
         return str(err)
     return None
@@ -52,7 +54,8 @@ def games_folder_writable() -> str | None:
 
     folder = records.games_dir()
     if not os.access(folder, os.W_OK):
-        return f"the games folder {folder} is not writable; fix its permissions or set {records.DATA_ENV}"
+        return _("the games folder {folder} is not writable; fix its permissions or set {variable}").format(
+            folder=folder, variable=records.DATA_ENV)
     records.clean_leftovers(folder)
     return None
 

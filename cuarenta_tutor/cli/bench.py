@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 import sys
 
+from ..i18n import N_, _
 from .options import JOBS, MAX_GAMES, MAX_POSITIONS, SEED, add_backend_options, number, settings_file, whole, worlds
 
 NAME = "bench"
-HELP = "benchmarks that print figures"
+HELP = N_("benchmarks that print figures")
 
 
 def add_arguments(parser) -> None:
@@ -20,77 +21,80 @@ def add_arguments(parser) -> None:
     positions = whole(1, MAX_POSITIONS)
 
     targets = parser.add_subparsers(dest="target", required=True)
-    engine = targets.add_parser("engine", help="random-vs-random games through the rules engine")
-    engine.add_argument("--games", type=whole(1, MAX_GAMES), default=2000, help="random-vs-random games (default 2000)")
-    engine.add_argument("--seed", type=SEED, default=0, help="seed of the games (default 0)")
-    engine.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+    engine = targets.add_parser("engine", help=_("random-vs-random games through the rules engine"))
+    engine.add_argument("--games", type=whole(1, MAX_GAMES), default=2000,
+                        help=_("random-vs-random games (default 2000)"))
+    engine.add_argument("--seed", type=SEED, default=0, help=_("seed of the games (default 0)"))
+    engine.add_argument("--json", action="store_true", help=_("also print one JSON object on the last line"))
     engine.set_defaults(bench=bench_engine)
-    core = targets.add_parser("core", help="the compiled rules against the Python engine, ply by ply in random play")
+    core = targets.add_parser("core", help=_("the compiled rules against the Python engine, ply by ply in random play"))
     core.add_argument("--positions", type=int, default=100_000,
-                      help="plies compared per rules and players (default 100000)")
-    core.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
-    core.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+                      help=_("plies compared per rules and players (default 100000)"))
+    core.add_argument("--seed", type=int, default=0, help=_("seed of the games (default 0)"))
+    core.add_argument("--json", action="store_true", help=_("also print one JSON object on the last line"))
     core.set_defaults(bench=bench_core)
-    train = targets.add_parser("train", help="environment steps per second of training (train extra)")
+    train = targets.add_parser("train", help=_("environment steps per second of training (train extra)"))
     train.add_argument("--steps", type=whole(1, MAX_STEPS), default=300_000,
-                       help="environment steps to time (default 300000)")
+                       help=_("environment steps to time (default 300000)"))
     train.add_argument("--config", type=settings_file,
-                       help="a training config file (default: the A2C defaults, 128 games)")
-    train.add_argument("--envs", type=whole(1, 4096), help="games side by side (default 128 or the config's)")
-    train.add_argument("--workers", type=JOBS, help="rollout processes (default 2, one per core)")
+                       help=_("a training config file (default: the A2C defaults, 128 games)"))
+    train.add_argument("--envs", type=whole(1, 4096), help=_("games side by side (default 128 or the config's)"))
+    train.add_argument("--workers", type=JOBS, help=_("rollout processes (default 2, one per core)"))
     train.add_argument("--threads", type=JOBS,
-                       help="torch threads of the learner, which works alone while the workers wait "
-                            "(default 2, or the config's)")
-    add_backend_options(train, "the rollout workers run")
-    train.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+                       help=_("torch threads of the learner, which works alone while the workers wait "
+                              "(default 2, or the config's)"))
+    add_backend_options(train, _("where the rollout workers run: local processes (default), or Ray tasks and actors "
+                                 "(distributed extra)"))
+    train.add_argument("--json", action="store_true", help=_("also print one JSON object on the last line"))
     train.set_defaults(bench=bench_train)
-    analysis = targets.add_parser("analysis", help="the analysis against a deep reference: error, intervals, "
-                                  "mistakes found, time per hint and per review, accuracy of the bots")
+    analysis = targets.add_parser("analysis", help=_("the analysis against a deep reference: error, intervals, "
+                                                     "mistakes found, time per hint and per review, accuracy of the "
+                                                     "bots"))
     analysis.add_argument("--positions", type=whole(2, MAX_POSITIONS), default=40,
-                          help="positions compared (default 40)")
+                          help=_("positions compared (default 40)"))
     analysis.add_argument("--accuracy-games", type=whole(0, MAX_GAMES), default=20,
-                          help="games per bot for the accuracy figures (default 20; 0 skips them)")
+                          help=_("games per bot for the accuracy figures (default 20; 0 skips them)"))
     analysis.add_argument("--reference-worlds", type=worlds(), default=4096,
-                          help="worlds of the deep reference, each played to the end of the game (default 4096)")
+                          help=_("worlds of the deep reference, each played to the end of the game (default 4096)"))
     analysis.add_argument("--jobs", type=JOBS, default=1,
-                          help="processes for the deep reference and a second timing of the review (default 1; the "
-                               "hints are timed alone first)")
-    analysis.add_argument("--seed", type=SEED, default=1, help="seed of the positions' games (default 1)")
+                          help=_("processes for the deep reference and a second timing of the review (default 1; the "
+                                 "hints are timed alone first)"))
+    analysis.add_argument("--seed", type=SEED, default=1, help=_("seed of the positions' games (default 1)"))
     analysis.add_argument("--rules", default="standard", choices=list(PRESETS),
-                          help="the rules preset of the positions' games (default standard)")
+                          help=_("the rules preset of the positions' games (default standard)"))
     analysis.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2,
-                          help="2 (1 v 1) or 4 (2 v 2: the agent with an expert partner); default 2")
-    analysis.add_argument("--model", help="ONNX model (default: the shipped one)")
+                          help=_("2 (1 v 1) or 4 (2 v 2: the agent with an expert partner); default 2"))
+    analysis.add_argument("--model", help=_("ONNX model (default: the shipped one)"))
     analysis.add_argument("--seat-player", type=seat_player, default=None, metavar="P",
-                          help="the positions are a learner's seat, played by bot P ('expert', 'greedy', "
-                               "'onnx@eps=0.5') against the agent, as the app analyses a person's (default: the "
-                               "agent's own seat against the expert)")
-    analysis.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+                          help=_("the positions are a learner's seat, played by bot P ('expert', 'greedy', "
+                                 "'onnx@eps=0.5') against the agent, as the app analyses a person's (default: the "
+                                 "agent's own seat against the expert)"))
+    analysis.add_argument("--json", action="store_true", help=_("also print one JSON object on the last line"))
     analysis.set_defaults(bench=bench_analysis)
-    agent = targets.add_parser("agent", help="the ONNX agent: full decision latency and batch throughput")
-    agent.add_argument("--model", help="ONNX model (default: the shipped one)")
-    agent.add_argument("--positions", type=positions, default=300, help="positions timed (default 300)")
-    agent.add_argument("--seed", type=SEED, default=0, help="seed of the positions' games (default 0)")
+    agent = targets.add_parser("agent", help=_("the ONNX agent: full decision latency and batch throughput"))
+    agent.add_argument("--model", help=_("ONNX model (default: the shipped one)"))
+    agent.add_argument("--positions", type=positions, default=300, help=_("positions timed (default 300)"))
+    agent.add_argument("--seed", type=SEED, default=0, help=_("seed of the positions' games (default 0)"))
     agent.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2,
-                       help="positions of 1 v 1 (2, the default) or 2 v 2 (4) games")
+                       help=_("positions of 1 v 1 (2, the default) or 2 v 2 (4) games"))
     agent.add_argument("--throughput-seconds", type=number(0, 60, above_low=True), default=1.0,
-                       help="seconds the network's batch throughput is timed at each batch size (default 1)")
-    agent.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+                       help=_("seconds the network's batch throughput is timed at each batch size (default 1)"))
+    agent.add_argument("--json", action="store_true", help=_("also print one JSON object on the last line"))
     agent.set_defaults(bench=bench_agent)
-    tui = targets.add_parser("tui", help="first paint of the app (in tmux) and the agent's move plus hints")
+    tui = targets.add_parser("tui", help=_("first paint of the app (in tmux) and the agent's move plus hints"))
     tui.add_argument("--moves", type=whole(1, 10_000), default=60,
-                     help="moves timed, each the agent's move and the hints after it (default 60)")
-    tui.add_argument("--seed", type=SEED, default=0, help="seed of the game (default 0)")
+                     help=_("moves timed, each the agent's move and the hints after it (default 60)"))
+    tui.add_argument("--seed", type=SEED, default=0, help=_("seed of the game (default 0)"))
     tui.add_argument("--paints", type=whole(1, 100), default=3,
-                     help="starts of the app in tmux timed to their first paint, the median reported (default 3)")
-    tui.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+                     help=_("starts of the app in tmux timed to their first paint, the median reported (default 3)"))
+    tui.add_argument("--json", action="store_true", help=_("also print one JSON object on the last line"))
     tui.set_defaults(bench=bench_tui)
-    bots = targets.add_parser("bots", help="decision latency of each bot")
-    bots.add_argument("--positions", type=positions, default=300, help="positions timed per policy (default 300)")
+    bots = targets.add_parser("bots", help=_("decision latency of each bot"))
+    bots.add_argument("--positions", type=positions, default=300, help=_("positions timed per policy (default 300)"))
     bots.add_argument("--policies", default="random,greedy,expert,search",
-                      help="comma-separated policy names (default random,greedy,expert,search)")
-    bots.add_argument("--seed", type=SEED, default=0, help="seed of the positions' games (default 0)")
-    bots.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+                      help=_("comma-separated policy names (default random,greedy,expert,search)"))
+    bots.add_argument("--seed", type=SEED, default=0, help=_("seed of the positions' games (default 0)"))
+    bots.add_argument("--json", action="store_true", help=_("also print one JSON object on the last line"))
     bots.set_defaults(bench=bench_bots)
 
 
@@ -127,7 +131,7 @@ def bench_train(args) -> int:
     import importlib.util
 
     if importlib.util.find_spec("torch") is None:
-        print('cuarenta-tutor bench train: needs the train extra: pip install -e ".[train]"', file=sys.stderr)
+        print("cuarenta-tutor bench train: " + _('needs the train extra: pip install -e ".[train]"'), file=sys.stderr)
         return 2
     from ..bench import bench_train, report
     from ..training.config import read_config
@@ -199,8 +203,8 @@ def bench_bots(args) -> int:
 
     names = [n.strip() for n in args.policies.split(",") if n.strip()]
     if not names:
-        print("cuarenta-tutor bench bots: --policies names no policy; give them separated by commas, as in "
-              "random,greedy", file=sys.stderr)
+        print("cuarenta-tutor bench bots: " + _("--policies names no policy; give them separated by commas, as in "
+                                                "random,greedy"), file=sys.stderr)
         return 2
     try:
         result = bench_bots(names, args.positions, args.seed)

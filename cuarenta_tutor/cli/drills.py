@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from ..i18n import N_
 from .app import one_thread, open_app
 
 NAME = "drills"
-HELP = "solve again the positions of your mistakes (spaced repetition)"
+HELP = N_("solve again the positions of your mistakes (spaced repetition)")
 
 
 def add_arguments(parser) -> None:

@@ -3,27 +3,29 @@ train extra)."""
 
 from __future__ import annotations
 
+from ..i18n import N_, _
 from .options import MAX_GAMES, SEED, file_to_write, whole
 
 NAME = "export"
-HELP = "export a checkpoint to ONNX, or recalibrate a model's value (needs the train extra)"
+HELP = N_("export a checkpoint to ONNX, or recalibrate a model's value (needs the train extra)")
 
 
 def add_arguments(parser) -> None:
     from ..encoding import SIZES
 
-    parser.add_argument("checkpoint", help="a training checkpoint (best.pt or checkpoint.pt), or an exported .onnx "
-                                           "model with --calibrate: only its value's scaling is fitted again")
+    parser.add_argument("checkpoint", help=_("a training checkpoint (best.pt or checkpoint.pt), or an exported .onnx "
+                                             "model with --calibrate: only its value's scaling is fitted again"))
     parser.add_argument("--out", type=file_to_write,
-                        help="the ONNX file to write (default: RUN-CHECKPOINT.onnx in your models folder, where the "
-                             "app finds it; the shipped model is replaced only when named here)")
+                        help=_("the ONNX file to write (default: RUN-CHECKPOINT.onnx in your models folder, where the "
+                               "app finds it; the shipped model is replaced only when named here)"))
     parser.add_argument("--calibrate", type=whole(0, MAX_GAMES, even=True), metavar="GAMES", default=0,
-                        help="Platt-scale the value on GAMES games (even) against the expert (seed --calibrate-seed)")
+                        help=_("Platt-scale the value on GAMES games (even) against the expert (seed "
+                               "--calibrate-seed)"))
     parser.add_argument("--calibrate-seed", type=SEED, default=777,
-                        help="seed of the calibration games (default 777)")
+                        help=_("seed of the calibration games (default 777)"))
     parser.add_argument("--encoding", type=int, choices=tuple(SIZES), metavar="N",
-                        help="with an .onnx model: the same weights reading observation encoding version N (of the "
-                             "same size) instead of their own")
+                        help=_("with an .onnx model: the same weights reading observation encoding version N (of the "
+                               "same size) instead of their own"))
 
 
 def run(args) -> int:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from ..i18n import N_
 from .app import one_thread, open_app
 
 NAME = "lessons"
-HELP = "learn the rules and the strategy"
+HELP = N_("learn the rules and the strategy")
 
 
 def add_arguments(parser) -> None:

@@ -16,6 +16,7 @@ import signal
 import sys
 
 from .. import core, i18n
+from ..i18n import _
 from . import home
 from .options import Parser, backend_problem
 
@@ -28,7 +29,8 @@ class VersionAction(argparse.Action):
     """`--version`: the installed version, read only when asked (importlib.metadata is slow to import)."""
 
     def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
-                 help="show program's version number and exit"):
+                 help=None):
+        help = help or _("show program's version number and exit")  # in the language set before the parser
         super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
@@ -41,15 +43,17 @@ class VersionAction(argparse.Action):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole parser; with `only` a subcommand's name, only its options are added (every subcommand is still
     listed, by name and help, which is all `--help` shows of them; "": none)."""
-    parser = Parser(prog="cuarenta-tutor", description="Learn and play Cuarenta in the terminal.")
+    parser = Parser(prog="cuarenta-tutor", description=_("Learn and play Cuarenta in the terminal."))
     parser.add_argument("--version", action=VersionAction)
-    parser.add_argument("--lang", choices=i18n.LANGUAGES, help=i18n.gettext(
+    parser.add_argument("--lang", choices=i18n.LANGUAGES, help=_(
         "the language of the tutor (default: your setting, else the environment's LANG)"))
     parser.set_defaults(run=home.run)
     sub = parser.add_subparsers(dest="command")
     for name in COMMANDS:
         module = importlib.import_module(f"{__package__}.{name}")
-        subparser = sub.add_parser(module.NAME, help=module.HELP, description=getattr(module, "DESCRIPTION", None))
+        description = getattr(module, "DESCRIPTION", None)  # module-level texts, marked with N_: shown here
+        subparser = sub.add_parser(module.NAME, help=_(module.HELP),
+                                   description=_(description) if description else None)
         if only in (None, module.NAME):
             module.add_arguments(subparser)
         subparser.set_defaults(run=module.run)
@@ -88,7 +92,8 @@ def main(argv=None) -> int:
             # Ctrl-C inside a library that turns it into its own error (numba, compiling): still a stop
         except KeyboardInterrupt:  # Ctrl-C, at any point (parsing, an import, a load): a line, not a traceback
             pass
-    print(f"\ncuarenta-tutor {command}: stopped".replace(" :", ":"), file=sys.stderr)
+    stopped = _("stopped")
+    print(f"\ncuarenta-tutor {command}: {stopped}".replace(" :", ":"), file=sys.stderr)
     _STOPPED.append(True)
     return 130
 
@@ -133,7 +138,7 @@ def _parse(parser, argv):
     if extra:
         subparsers = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
         named = subparsers.choices.get(getattr(args, "command", None)) if subparsers else None
-        (named or parser).error(f"unrecognized arguments: {' '.join(extra)}")
+        (named or parser).error(_("unrecognized arguments: %s") % " ".join(extra))  # argparse's own words
     return args
 
 

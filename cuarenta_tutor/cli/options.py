@@ -10,7 +10,9 @@ import math
 import os
 from pathlib import Path
 
-RAY_EXTRA = "the ray backend needs the distributed extra: pip install -e '.[distributed]'"
+from ..i18n import N_, _
+
+RAY_EXTRA = N_("the ray backend needs the distributed extra: pip install -e '.[distributed]'")
 
 MAX_GAMES = 1_000_000
 """The most games a command plays (about a day of the expert against itself on one core)."""
@@ -27,20 +29,21 @@ class Parser(argparse.ArgumentParser):
     is; exit status 2."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(2, _("{prog}: {message} (see {prog} --help)").format(prog=self.prog, message=message) + "\n")
 
 
 def whole(low: int, high: int, even: bool = False):
-    """An argument type: a whole number from `low` to `high` (an even one with `even`)."""
-    kind = "an even whole number" if even else "a whole number"
-
+    """An argument type: a whole number from `low` to `high` (an even one with `even`). The bounds are written as
+    they are typed, without separators, in every language."""
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             value = None
         if value is None or not low <= value <= high or (even and value % 2):
-            raise argparse.ArgumentTypeError(f"must be {kind} from {low} to {high}, not {text!r}")
+            message = (_("must be an even whole number from {low} to {high}, not {text}") if even else
+                       _("must be a whole number from {low} to {high}, not {text}"))
+            raise argparse.ArgumentTypeError(message.format(low=low, high=high, text=repr(text)))
         return value
     return parse
 
@@ -55,10 +58,12 @@ PORT = whole(1, 65535)
 def bind_problem(host: str, port: int, err: OSError) -> str:
     """What a failed bind means, in one line."""
     if err.errno == errno.EADDRINUSE:
-        return f"port {port} is in use on {host}; stop what uses it or choose another with --port"
+        return _("port {port} is in use on {host}; stop what uses it or choose another with --port").format(
+            port=port, host=host)
     if err.errno == errno.EACCES:
-        return f"no permission to listen on port {port}; choose one above 1023 with --port"
-    return f"cannot listen on {host} port {port}: {err.strerror or err}"
+        return _("no permission to listen on port {port}; choose one above 1023 with --port").format(port=port)
+    return _("cannot listen on {host} port {port}: {error}").format(host=host, port=port,
+                                                                    error=err.strerror or err)
 
 
 def seat():
@@ -83,8 +88,9 @@ def number(low: float, high: float, above_low: bool = False):
         except ValueError:
             value = math.nan
         if not (low < value if above_low else low <= value) or not value <= high:  # NaN fails both
-            span = f"above {low:g}, up to {high:g}" if above_low else f"from {low:g} to {high:g}"
-            raise argparse.ArgumentTypeError(f"must be a number {span}, not {text!r}")
+            message = (_("must be a number above {low}, up to {high}, not {text}") if above_low else
+                       _("must be a number from {low} to {high}, not {text}"))  # bounds as typed: 0.5, not 0,5
+            raise argparse.ArgumentTypeError(message.format(low=f"{low:g}", high=f"{high:g}", text=repr(text)))
         return value
     return parse
 
@@ -96,9 +102,11 @@ def _in_the_way(path: Path) -> str | None:
     while not above.exists():
         above = above.parent
     if not above.is_dir():
-        return f"{path} is under {above}, which is a file, not a folder; choose another path"
+        return _("{path} is under {above}, which is a file, not a folder; choose another path").format(
+            path=path, above=above)
     if not os.access(above, os.W_OK | os.X_OK):
-        return f"the folder {above} cannot be written; choose another path or fix its permissions"
+        return _("the folder {above} cannot be written; choose another path or fix its permissions").format(
+            above=above)
     return None
 
 
@@ -107,11 +115,11 @@ def folder_to_write(text: str) -> str:
     path = Path(text)
     problem = None
     if path.exists() and not path.is_dir():
-        problem = f"{path} is a file, not a folder; give a folder (it is made if missing)"
+        problem = _("{path} is a file, not a folder; give a folder (it is made if missing)").format(path=path)
     elif not path.exists():
         problem = _in_the_way(path)
     elif not os.access(path, os.W_OK | os.X_OK):
-        problem = f"the folder {path} cannot be written; choose another or fix its permissions"
+        problem = _("the folder {path} cannot be written; choose another or fix its permissions").format(path=path)
     if problem:
         raise argparse.ArgumentTypeError(problem)
     return text
@@ -122,9 +130,9 @@ def file_to_write(text: str) -> str:
     path = Path(text)
     problem = None
     if path.is_dir():
-        problem = f"{path} is a folder; give the file to write"
+        problem = _("{path} is a folder; give the file to write").format(path=path)
     elif path.exists() and not path.is_file():
-        problem = f"{path} is not a regular file; give the file to write"
+        problem = _("{path} is not a regular file; give the file to write").format(path=path)
     else:
         problem = _in_the_way(path)
     if problem:
@@ -137,24 +145,26 @@ def settings_file(text: str) -> str:
     MAX_CONFIG_BYTES."""
     path = Path(text)
     if not path.exists():
-        raise argparse.ArgumentTypeError(f"no file at {path}")
+        raise argparse.ArgumentTypeError(_("no file at {path}").format(path=path))
     if not path.is_file():
-        raise argparse.ArgumentTypeError(f"{path} is not a regular file; give a JSON file of settings")
+        raise argparse.ArgumentTypeError(_("{path} is not a regular file; give a JSON file of settings").format(
+            path=path))
     if path.stat().st_size > MAX_CONFIG_BYTES:
-        raise argparse.ArgumentTypeError(f"{path} is {path.stat().st_size} bytes, more than a settings file's "
-                                         f"{MAX_CONFIG_BYTES}; give the JSON file of settings")
+        raise argparse.ArgumentTypeError(_("{path} is {size} bytes, more than a settings file's {most}; give the "
+                                           "JSON file of settings").format(path=path, size=path.stat().st_size,
+                                                                           most=MAX_CONFIG_BYTES))
     return text
 
 
-def add_backend_options(parser: argparse.ArgumentParser, work: str) -> None:
-    """--backend and --address, for a command whose `work` Ray can spread over a cluster."""
+def add_backend_options(parser: argparse.ArgumentParser, where: str) -> None:
+    """--backend and --address, for a command whose work Ray can spread over a cluster; `where` is --backend's
+    help, a whole sentence in the language in use ("where the games are played: local processes ...")."""
     from ..interop import BACKENDS, CONNECT_SECONDS
 
-    parser.add_argument("--backend", choices=BACKENDS, default="local",
-                        help=f"where {work}: local processes (default), or Ray tasks and actors (distributed extra)")
-    parser.add_argument("--address", help=f"with --backend ray: join the Ray cluster at this address (HOST:PORT, or "
-                                          f"auto; refused when nothing answers there within {CONNECT_SECONDS} s); "
-                                          f"default: start a local Ray instance")
+    parser.add_argument("--backend", choices=BACKENDS, default="local", help=where)
+    parser.add_argument("--address", help=_("with --backend ray: join the Ray cluster at this address (HOST:PORT, or "
+                                            "auto; refused when nothing answers there within {seconds} s); default: "
+                                            "start a local Ray instance").format(seconds=CONNECT_SECONDS))
 
 
 def backend_problem(args) -> str | None:
@@ -164,11 +174,11 @@ def backend_problem(args) -> str | None:
 
     address = getattr(args, "address", None)
     if address and args.backend != "ray":
-        return "--address needs --backend ray"
+        return _("--address needs --backend ray")
     if getattr(args, "backend", "local") != "ray":
         return None
     if importlib.util.find_spec("ray") is None:
-        return RAY_EXTRA
+        return _(RAY_EXTRA)
     from ..interop import address_problem
 
     return address and address_problem(address)

@@ -2,29 +2,32 @@
 
 from __future__ import annotations
 
+from ..i18n import N_, _, pgettext
 from .app import model_loads, one_thread, open_app, preflight, refuse
 from .options import JOBS, seat, worlds
 
 NAME = "review"
-HELP = "review saved games"
+HELP = N_("review saved games")
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("game", nargs="?", help="a saved game file (default: the list of saved games)")
+    parser.add_argument("game", nargs="?", metavar=pgettext("metavar", "game"),
+                        help=_("a saved game file (default: the list of saved games)"))
     parser.add_argument("--text", action="store_true",
-                        help="print the annotated game as plain text (analysing the moves not yet analysed)")
-    parser.add_argument("--seat", type=seat(), help="the seat whose moves to review (default: the person's, or all)")
+                        help=_("print the annotated game as plain text (analysing the moves not yet analysed)"))
+    parser.add_argument("--seat", type=seat(),
+                        help=_("the seat whose moves to review (default: the person's, or all)"))
     parser.add_argument("--worlds", type=worlds(),
-                        help="the deeper pass: every move again in this many worlds, with no time cap (default: the "
-                             "one analysis of the hints and the tutor, 256 worlds, only for the moves not yet analysed "
-                             "with this model and these settings)")
-    parser.add_argument("--model", help="ONNX model (default: the shipped one)")
-    parser.add_argument("--jobs", type=JOBS, help="processes that analyse the moves (default: one per core, up to 8; "
-                                                 "the same annotations with any number)")
+                        help=_("the deeper pass: every move again in this many worlds, with no time cap (default: "
+                               "the one analysis of the hints and the tutor, 256 worlds, only for the moves not yet "
+                               "analysed with this model and these settings)"))
+    parser.add_argument("--model", help=_("ONNX model (default: the shipped one)"))
+    parser.add_argument("--jobs", type=JOBS, help=_("processes that analyse the moves (default: one per core, up to "
+                                                   "8; the same annotations with any number)"))
     parser.add_argument("--json", action="store_true",
-                        help="print luck vs skill as one JSON object: per hand and for the game, the change in "
-                             "the seat's team's win %% split into luck and skill (analyses every seat's moves "
-                             "not yet analysed)")
+                        help=_("print luck vs skill as one JSON object: per hand and for the game, the change in "
+                               "the seat's team's win %% split into luck and skill (analyses every seat's moves "
+                               "not yet analysed)"))
 
 
 def game_seats(args):

@@ -12,15 +12,16 @@ import socket
 import subprocess
 import sys
 
+from ..i18n import N_, _
 from .app import games_folder_writable, model_loads, one_thread, preflight, refuse
 from .options import PORT, bind_problem
 
 NAME = "serve"
-HELP = "play in a browser (needs the web extra)"
-DESCRIPTION = ("Serve the tutor to a browser: open the URL it prints; each tab is its own app, with your games, "
-               "drills and lessons from the same data folder as in the terminal. Ctrl-C stops it and its apps.")
+HELP = N_("play in a browser (needs the web extra)")
+DESCRIPTION = N_("Serve the tutor to a browser: open the URL it prints; each tab is its own app, with your games, "
+                 "drills and lessons from the same data folder as in the terminal. Ctrl-C stops it and its apps.")
 
-WEB_EXTRA = 'serving in a browser needs the web extra: pip install "cuarenta-tutor[web]"'
+WEB_EXTRA = N_('serving in a browser needs the web extra: pip install "cuarenta-tutor[web]"')
 DEFAULT_PORT = 8000
 WILDCARDS = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}
 """The hosts that mean every address of this machine, and the one of them a browser here opens."""
@@ -28,41 +29,47 @@ WILDCARDS = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}
 
 def add_arguments(parser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
-                        help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every "
-                             "network this machine is on, where anyone who reaches it can play and read your games)")
-    parser.add_argument("--port", type=PORT, default=DEFAULT_PORT, help=f"the port (default {DEFAULT_PORT})")
+                        help=_("the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every "
+                               "network this machine is on, where anyone who reaches it can play and read your "
+                               "games)"))
+    parser.add_argument("--port", type=PORT, default=DEFAULT_PORT,
+                        help=_("the port (default {port})").format(port=DEFAULT_PORT))
 
 
 def run(args) -> int:
     import importlib.util
 
     if importlib.util.find_spec("textual_serve") is None:
-        return refuse(NAME, WEB_EXTRA)
+        return refuse(NAME, _(WEB_EXTRA))
     one_thread()
     problem = preflight(model_loads(), games_folder_writable, lambda: port_problem(args.host, args.port))
     if problem:
         return refuse(NAME, problem)
     local = loopback(args.host)
     if not local:
-        print(f"cuarenta-tutor {NAME}: warning: listening on {args.host}: anyone who can reach this address can play "
-              f"and read your saved games", file=sys.stderr, flush=True)
+        print(f"cuarenta-tutor {NAME}: " + _("warning: listening on {host}: anyone who can reach this address can "
+                                             "play and read your saved games").format(host=args.host),
+              file=sys.stderr, flush=True)
     from .. import records
     from .web import serve
 
     def listening() -> None:
-        print(f"cuarenta-tutor {NAME}: open {url(args.host, args.port)} in a browser (each tab is its own app; games "
-              f"are saved in {records.games_dir()}; Ctrl-C stops)", flush=True)
+        print(f"cuarenta-tutor {NAME}: " + _("open {url} in a browser (each tab is its own app; games are saved in "
+                                             "{folder}; Ctrl-C stops)").format(url=url(args.host, args.port),
+                                                                              folder=records.games_dir()),
+              flush=True)
 
-    problem = serve(app_command(), args.host, args.port, local, listening)
+    problem = serve(app_command(getattr(args, "lang", None)), args.host, args.port, local, listening)
     if problem:
         return refuse(NAME, problem)
     raise KeyboardInterrupt  # stopped by Ctrl-C (or SIGTERM), its apps with it: main says so, as for any command
 
 
-def app_command() -> str:
+def app_command(lang: str | None = None) -> str:
     """The shell command of one tab's app: the home screen, in this Python (exec'd, so the app is the process the
-    server starts and stops, not a shell above it)."""
-    words = [sys.executable, "-m", "cuarenta_tutor.cli"]
+    server starts and stops, not a shell above it); in `lang` when `serve --lang` chose one (else each app reads the
+    person's setting, then the environment, as the terminal's does)."""
+    words = [sys.executable, "-m", "cuarenta_tutor.cli", *(["--lang", lang] if lang else [])]
     return f"exec {shlex.join(words)}" if os.name == "posix" else subprocess.list2cmdline(words)
 
 
@@ -90,8 +97,9 @@ def port_problem(host: str, port: int) -> str | None:
     try:
         addresses = _addresses(host, port)
     except OSError as err:
-        return f"cannot listen on {host!r}: {getattr(err, 'strerror', None) or err}; give an address of this machine"
-    for family, kind, proto, _, address in addresses:
+        return _("cannot listen on {host}: {error}; give an address of this machine").format(
+            host=repr(host), error=getattr(err, "strerror", None) or err)
+    for family, kind, proto, _name, address in addresses:
         with socket.socket(family, kind, proto) as sock:
             if os.name == "posix":  # as the server does: a port its last run left in TIME_WAIT can be taken again
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from ..i18n import N_, _
 from .app import one_thread
 
 NAME = "stats"
-HELP = "your progress: accuracy over time, mistakes by kind, results, level"
+HELP = N_("your progress: accuracy over time, mistakes by kind, results, level")
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--json", action="store_true", help="one JSON object instead of text")
+    parser.add_argument("--json", action="store_true", help=_("one JSON object instead of text"))
 
 
 def run(args) -> int:

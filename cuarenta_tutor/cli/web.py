@@ -5,6 +5,7 @@ listening socket, asks every app to quit, kills any still running after QUIT_SEC
 from __future__ import annotations
 
 import asyncio
+import html
 import ipaddress
 import signal
 from typing import Callable
@@ -14,6 +15,8 @@ from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
+from .. import i18n
+from ..i18n import _
 from .options import bind_problem
 
 QUIT_SECONDS = 5.0
@@ -27,7 +30,7 @@ class TutorServer(Server):
     (its Origin) or, on a server for this machine only, through another name (a DNS rebinding) is refused."""
 
     def __init__(self, command: str, local_only: bool):
-        super().__init__(command, title="Cuarenta Tutor")
+        super().__init__(command, title=_("Cuarenta Tutor"))  # the page's title, in the language of the command
         self.local_only = local_only
         self.apps: dict[web.WebSocketResponse, AppService] = {}
         """The running apps, by the websocket of their tab."""
@@ -35,10 +38,10 @@ class TutorServer(Server):
     def refusal(self, request: web.Request) -> str | None:
         """Why this request may not reach an app, or None."""
         if self.local_only and not loopback_name(urlsplit(f"//{request.host}").hostname):
-            return f"this server answers to this machine's own addresses only, not {request.host}"
+            return _("this server answers to this machine's own addresses only, not {host}").format(host=request.host)
         origin = request.headers.get("Origin")
         if origin is not None and urlsplit(origin).netloc != request.host:
-            return f"a page from {origin} may not drive the tutor"
+            return _("a page from {origin} may not drive the tutor").format(origin=origin)
         return None
 
     async def on_startup(self, app: web.Application) -> None:
@@ -48,7 +51,9 @@ class TutorServer(Server):
         if problem := self.refusal(request):
             raise web.HTTPForbidden(text=problem)
         self.public_url = f"{request.scheme}://{request.host}"  # read at once by the page's template (no await)
-        return await super().handle_index(request)
+        response = await super().handle_index(request)
+        response.text = in_language(response.text)
+        return response
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One tab: its app process, fed the tab's keys and resizes, until either side closes."""
@@ -82,6 +87,19 @@ class TutorServer(Server):
                 await process.wait()
         for websocket in apps:
             await websocket.close()
+
+
+def in_language(page: str) -> str:
+    """textual-serve's page in the language in use: its language, a title for the browser's tab (it has none), the
+    words of its start and closed dialogs."""
+    words = {"Start": _("Start"), "Session ended.": _("Session ended."), "Restart": _("Restart")}
+    changes = [("<html>", '<html lang="{lang}">'.format(lang=i18n.language()))]
+    changes += [(f">{before}<", f">{html.escape(after)}<") for before, after in words.items()]
+    if "<title>" not in page:
+        changes.append(("<head>", "<head>\n    <title>{title}</title>".format(title=html.escape(_("Cuarenta Tutor")))))
+    for before, after in changes:
+        page = page.replace(before, after, 1)
+    return page
 
 
 def loopback_name(name: str | None) -> bool:

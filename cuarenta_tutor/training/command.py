@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import sys
 
-TRAIN_EXTRA = ('pip install -e ".[train]" (PyTorch and onnx; on a machine without an NVIDIA GPU add '
+from ..i18n import N_, _
+
+TRAIN_EXTRA = N_('pip install -e ".[train]" (PyTorch and onnx; on a machine without an NVIDIA GPU add '
                '--extra-index-url https://download.pytorch.org/whl/cpu for the small CPU build)')
 
 
@@ -40,9 +42,10 @@ def recalibrate_command(args) -> int:
             return 0
         model = out
     if not args.calibrate:
-        print("cuarenta-tutor export: an .onnx model is already exported; add --calibrate GAMES to fit its value's "
-              "scaling again, or --encoding N to read another encoding of its size, or give a training checkpoint "
-              "(best.pt) to export", file=sys.stderr)
+        print("cuarenta-tutor export: " + _("an .onnx model is already exported; add --calibrate GAMES to fit its "
+                                            "value's scaling again, or --encoding N to read another encoding of its "
+                                            "size, or give a training checkpoint (best.pt) to export"),
+              file=sys.stderr)
         return 2
     out = Path(args.out) if args.out else records.models_dir() / f"{model.stem}-recalibrated.onnx"
     try:
@@ -71,8 +74,8 @@ def train_extra_missing(command: str) -> bool:
     import importlib.util
 
     if importlib.util.find_spec("torch") is None or importlib.util.find_spec("onnx") is None:
-        print(f"cuarenta-tutor {command} needs the train extra, which is not installed: {TRAIN_EXTRA}",
-              file=sys.stderr)
+        print(_("cuarenta-tutor {command} needs the train extra, which is not installed: {how}").format(
+            command=command, how=_(TRAIN_EXTRA)), file=sys.stderr)
         return True
     return False
 
@@ -92,8 +95,8 @@ def run_export(args) -> int:
     if Path(args.checkpoint).suffix == ".onnx":
         return recalibrate_command(args)
     if args.encoding is not None:
-        print("cuarenta-tutor export: --encoding applies to an exported .onnx model; a checkpoint is exported in "
-              "the encoding its training config names", file=sys.stderr)
+        print("cuarenta-tutor export: " + _("--encoding applies to an exported .onnx model; a checkpoint is exported "
+                                            "in the encoding its training config names"), file=sys.stderr)
         return 2
     if args.out is None:  # never the shipped model unless asked: the person's models folder
         ckpt = Path(args.checkpoint)
@@ -150,13 +153,14 @@ def run_train(args) -> int:
         if args.resume:
             load_checkpoint(Path(args.out) / "checkpoint.pt")  # resuming what is not there starts nothing
     except CheckpointError as err:
-        print(f"cuarenta-tutor train: --resume: {err}; drop --resume to start a new run", file=sys.stderr)
+        print("cuarenta-tutor train: " + _("--resume: {error}; drop --resume to start a new run").format(error=err),
+              file=sys.stderr)
         return 2
     except (TypeError, ValueError) as err:
         print(f"cuarenta-tutor train: {err}", file=sys.stderr)
         return 2
     if (args.gate_against or args.promote) and not args.gate:
-        print("cuarenta-tutor train: --gate-against and --promote need --gate GAMES", file=sys.stderr)
+        print("cuarenta-tutor train: " + _("--gate-against and --promote need --gate GAMES"), file=sys.stderr)
         return 2
     try:
         if args.gate:  # the model the run must beat loads, before the hours of training
@@ -166,7 +170,8 @@ def run_train(args) -> int:
 
             sizes = sizes_from_onnx(args.init_from)
             if any(getattr(cfg, k) != v for k, v in sizes.items()):
-                raise ValueError(f"--init-from {args.init_from} has the sizes {sizes}; set them in the config")
+                raise ValueError(_("--init-from {model} has the sizes {sizes}; set them in the config").format(
+                    model=args.init_from, sizes=sizes))
     except (ValueError, ModelError) as err:
         print(f"cuarenta-tutor train: {err}", file=sys.stderr)
         return 2
@@ -174,7 +179,8 @@ def run_train(args) -> int:
         ckpt = train(cfg, Path(args.out), resume=args.resume, backend=args.backend, address=args.address,
                      init=args.init_from)
     except KeyboardInterrupt:
-        print(f"\ncuarenta-tutor train: stopped; continue with --resume --out {args.out}", file=sys.stderr)
+        print("\ncuarenta-tutor train: " + _("stopped; continue with --resume --out {out}").format(out=args.out),
+              file=sys.stderr)
         return 130
     except RuntimeError as err:  # a rollout worker died, or no Ray cluster there: say so, without a traceback
         print(f"\ncuarenta-tutor train: {err}", file=sys.stderr)
@@ -260,7 +266,8 @@ def run_search_games(args) -> int:
             paths = collect(model, args.out, args.games, args.seed, variants(cfg), settings, args.jobs,
                             progress=advance)
     except KeyboardInterrupt:
-        print(f"\ncuarenta-tutor search-games: stopped; the same command continues into {args.out}", file=sys.stderr)
+        print("\ncuarenta-tutor search-games: " + _("stopped; the same command continues into {out}").format(
+            out=args.out), file=sys.stderr)
         return 130
     print(f"{len(paths)} shards in {args.out}; train on them with \"distill_data\": \"{args.out}\" and "
           f"\"distill_coef\" above 0 in the config")
