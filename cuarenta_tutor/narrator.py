@@ -39,6 +39,7 @@ from .engine import (
     Ronda,
     Rules,
     State,
+    action_to_string,
     below,
     capture_options,
     card_str,
@@ -77,10 +78,21 @@ def _taken(ranks) -> str:
 def move_name(state: State, action: int) -> str:
     """A move's readable name in a position, with the escalera it takes there ("7 takes 3+4, then J Q"), in the
     language in use (see `spoken`)."""
+    return spoken(action, *_escalera(state, action))
+
+
+def stable_move_name(state: State, action: int) -> str:
+    """A move's name as files, JSON and kept analyses hold it, in English whatever the language ("7 takes 3+4, then
+    J Q": engine.action_to_string with the escalera it takes in `state`); what a person reads is `move_name`."""
+    return action_to_string(action, *_escalera(state, action))
+
+
+def _escalera(state: State, action: int) -> tuple:
+    """(the sequence `action` takes in `state`,), or () where it takes none there."""
     for option in capture_options([c >> 2 for c in state.table], ACTION_RANK[action], state.rules):
         if option.action == action:
-            return spoken(action, option.sequence)
-    return spoken(action)
+            return (option.sequence,)
+    return ()
 
 
 def article(word: str) -> str:

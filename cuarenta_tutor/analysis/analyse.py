@@ -37,7 +37,7 @@ import numpy as np
 from .. import core
 from ..engine import TARGET_SCORE, State, determinize, knows_every_card, legal_actions
 from ..i18n import _, ngettext, number
-from ..narrator import move_name
+from ..narrator import stable_move_name
 from .classes import Z95
 from .playout import Playouts, play_worlds
 from .values import for_model, policy_for
@@ -322,7 +322,7 @@ def analyse(state: State, agent, settings: Settings = INTERACTIVE, seat: int | N
         else:
             d, dl, dh = _mean_ci(table[best] - table[m], loss_sd, known)
             loss, loss_ci = max(0.0, d), (dl, dh)
-        out.append(MoveEval(a, move_name(state, a), mean, (max(0.0, low), min(100.0, high)), loss, loss_ci,
+        out.append(MoveEval(a, stable_move_name(state, a), mean, (max(0.0, low), min(100.0, high)), loss, loss_ci,
                             float(np.mean(points[m])), caidas[m] / worlds, limpias[m] / worlds, worlds))
     out.sort(key=lambda e: (e.loss, -e.win_pct, e.action))
     leaf = "result" if settings.horizon == "game" else "table" if hand_values else "critic"

@@ -13,10 +13,10 @@ from ..analysis import analyse_game
 from ..analysis.analyse import Settings, standard
 from ..analysis.calibrate import settings_for
 from ..analysis.classes import ERRORS, Class
-from ..engine import ACTION_RANK, Rules, action_to_string, capture_options
+from ..engine import Rules
 from ..i18n import _, ngettext, number, pgettext
 from ..i18n import percent as _percent
-from ..narrator import Narrator, move_name, why_better
+from ..narrator import Narrator, move_name, stable_move_name, why_better
 from ..records import GameRecord, ReplayedGame, result_text
 from .advice import measured_error
 from .annotate import Annotation, accuracy_by_group, from_analysis, game_accuracy
@@ -179,15 +179,6 @@ def ending(game: GameRecord | ReplayedGame) -> str:
     return narrator_for(game.record).ending(game.events[-1], game.end)
 
 
-def stable_name(state, action: int) -> str:
-    """A move's name as files and JSON keep it, in English whatever the language ("7 takes 3+4, then J Q":
-    engine.action_to_string, with the escalera it takes in `state`); what a person reads is narrator.move_name."""
-    for option in capture_options([c >> 2 for c in state.table], ACTION_RANK[action], state.rules):
-        if option.action == action:
-            return action_to_string(action, option.sequence)
-    return action_to_string(action)
-
-
 def moves_json(game: GameRecord | ReplayedGame, seats=None) -> list[dict]:
     """One object per annotated decision of `seats` (default: every seat), in the order played, for `review
     --json`: its ply, seat, action (id and name), the mover's win % after it with its 95% interval (None for the
@@ -199,11 +190,11 @@ def moves_json(game: GameRecord | ReplayedGame, seats=None) -> list[dict]:
         if note is None:
             continue
         state = game.states[ply]
-        out.append({"ply": ply, "seat": note.seat, "action": note.action, "move": stable_name(state, note.action),
+        out.append({"ply": ply, "seat": note.seat, "action": note.action, "move": stable_move_name(state, note.action),
                     "win_pct": round(note.win_after, 2),
                     "ci95": None if note.ci95 is None else [round(x, 2) for x in note.ci95],
                     "loss": round(note.loss, 2), "class": note.klass.value, "best_action": note.best_action,
-                    "best_move": stable_name(state, note.best_action), "method": note.method})
+                    "best_move": stable_move_name(state, note.best_action), "method": note.method})
     return out
 
 

@@ -5,12 +5,13 @@ loop, and come back as messages tagged with the request they answer (the game's 
 screen, on the event loop, makes a move or uses an analysis only while the game is still where its request left it,
 else drops it; only the screen changes the session. While the person waits for the agent or the tutor, their keys are
 refused with one line in place of whose turn it is. The screen holds the engine state in a reactive attribute and
-passes it down to its widgets.
+passes it down to its widgets, which compute their words in the language in use each time they draw.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from rich.text import Text
 from textual import on, work
@@ -24,20 +25,26 @@ from textual.widgets import Footer, Static
 from ..app import coaching
 from ..app.session import HUMAN, GameSession, MoveReport, Request
 from ..engine import GameWon, HandEnded, State, card_str
+from ..i18n import N_, _, ngettext, number, percent
 from ..narrator import keys
 from .dialogs import CaptureChoice, Notice
 from .tutor import TutorWarning, warning_for
 from .widgets import AgentPanel, HandView, HintsPanel, Scoreboard, SeatsView, TableView, WinGraph, move_name
 
+ROOMY = 32
+"""Rows from which the play screen shows the win-% graph beside open hints (below it, the hints hide the graph)."""
+CARDS = (N_("Card 1"), N_("Card 2"), N_("Card 3"), N_("Card 4"), N_("Card 5"))
+"""The descriptions of the card keys (the footer shows the first; words.install translates them where shown)."""
+
 
 class PlayScreen(Screen):
     """The game: scoreboard, agent panel, table, callouts, your hand, hints and your win % line."""
 
-    BINDINGS = [Binding(str(i), f"card({i})", f"Card {i}", show=i == 1) for i in range(1, 6)] + [
-        Binding("h", "toggle_hints", "Hints"),
-        Binding("t", "toggle_tutor", "Tutor"),
-        Binding("u", "take_back", "Take back"),
-        Binding("escape", "leave", "Home (saved)"),
+    BINDINGS = [Binding(str(i), f"card({i})", CARDS[i - 1], show=i == 1) for i in range(1, 6)] + [
+        Binding("h", "toggle_hints", N_("Hints")),
+        Binding("t", "toggle_tutor", N_("Tutor")),
+        Binding("u", "take_back", N_("Take back")),
+        Binding("escape", "leave", N_("Home (saved)")),
     ]
 
     state: reactive[State | None] = reactive(None, always_update=True)
@@ -82,10 +89,10 @@ class PlayScreen(Screen):
 
     @property
     def waiting(self) -> str | None:
-        """What the person waits for, in words, or None: their keys are refused meanwhile (never queued)."""
+        """What the person waits for, as the line that refuses their keys meanwhile (never queued), or None."""
         if self.agent_asked is not None:
-            return "the agent is playing"
-        return "the tutor is checking" if self.checking is not None else None
+            return _("Wait: the agent is playing")
+        return _("Wait: the tutor is checking") if self.checking is not None else None
 
     def compose(self) -> ComposeResult:
         yield Scoreboard(id="score")
@@ -101,16 +108,31 @@ class PlayScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one(SeatsView).display = self.session.state.rules.players == 4
-        s = self.session
-        opponent = f"level {s.level} · model {s.model_path.stem} {s.agent.model_id[:8]}"
-        self.query_one(AgentPanel).model = opponent
-        self.query_one(Scoreboard).opponent = opponent  # all game long, not only until the agent's first move
+        self.show_opponent()
         self.query_one(AgentPanel).scale = self.session.one_pass  # the network's win % on the analysis's scale
         self.show_notes(self.session.last.callouts if self.session.last else [])
         if self.session.agent_last:  # a resumed game: the agent's last move, without its numbers
             self.query_one(AgentPanel).move = self.session.agent_last
         self.state = self.session.state
         self.continue_game()
+
+    def show_opponent(self) -> None:
+        s = self.session
+        opponent = _("level {level} · model {model} {id}").format(level=s.level, model=s.model_path.stem,
+                                                                  id=s.agent.model_id[:8])
+        self.query_one(AgentPanel).model = opponent
+        self.query_one(Scoreboard).opponent = opponent  # all game long, not only until the agent's first move
+
+    def retranslate(self) -> None:
+        """Draw every word again in the language now in use (the settings screen changed it): the widgets compute
+        their words as they draw."""
+        self.show_opponent()
+        for widget in (self.query_one(Scoreboard), self.query_one(SeatsView), self.query_one(TableView)):
+            widget.watch_state(widget.state)
+        self.query_one(HandView).render_hand()
+        panel = self.query_one(AgentPanel)
+        panel.watch_moves(panel.moves)
+        self.state = self.session.state  # the hints (named anew), the win-% line
 
     # ---- drawing: attributes down ------------------------------------------------------------
     def watch_state(self, state: State | None) -> None:
@@ -124,11 +146,21 @@ class PlayScreen(Screen):
         self.show_hints_panel()
         history = s.win_history
         self.query_one("#winlabel", Static).update(
-            f"Your win % after each of your moves: {history[-1]:.0f}% now" if history else
-            "Your win % after each of your moves appears here")
+            _("Your win % after each of your moves: {win} now").format(win=percent(history[-1])) if history else
+            _("Your win % after each of your moves appears here"))
         line = self.query_one(WinGraph)
-        line.display = len(history) >= 2
         line.data, line.marker = tuple(history), len(history) - 1  # the marker: where you are now
+        self.fit_graph()
+
+    def fit_graph(self) -> None:
+        """The win-% graph, from your second move on, except while the hints are open on a short screen (80x24): both
+        at once would push the footer off it."""
+        hints = self.query_one(HintsPanel).display
+        self.query_one(WinGraph).display = len(self.session.win_history) >= 2 and not (
+            hints and self.size.height < ROOMY)
+
+    def on_resize(self) -> None:
+        self.fit_graph()
 
     def show_turn(self, notice: str = "") -> None:
         """Whose turn the hand's line says (and `notice`, one line in its place: a key that was not played)."""
@@ -143,11 +175,13 @@ class PlayScreen(Screen):
     def show_hints_panel(self) -> None:
         hints = self.query_one(HintsPanel)
         hints.display = self.show_hints and self.session.human_turn and self.agent_asked is None
+        self.fit_graph()
         if not hints.display:
             return
         state, result = self.session.state, self.current_analysis()
-        if result is not None:
-            refined = tuple(coaching.refined_hints(state, result))
+        if result is not None:  # the moves named as the language in use says them (an analysis keeps its names)
+            refined = tuple(replace(h, name=move_name(state, h.action)) for h in coaching.refined_hints(state, result))
+            self.session.hints_shown()  # the move made now is made with help on show (the level leaves it out)
             hints.note = coaching.star_note(state, refined)
             hints.hints = refined
             return
@@ -200,26 +234,26 @@ class PlayScreen(Screen):
     def action_card(self, n: int) -> None:
         s = self.session
         if self.waiting:  # refused, said in place of whose turn it is: one line, never a pile of warnings
-            self.show_turn(f"Wait: {self.waiting}")
+            self.show_turn(self.waiting)
             return
         if not s.over and not s.human_turn:  # the agent's move failed (a save): again
-            self.notify("The agent tries its move again…", timeout=2)
+            self.notify(_("The agent tries its move again…"), timeout=2)
             self.continue_game()
             return
         if s.over:
-            self.notify("The game is over.", severity="warning")
+            self.notify(_("The game is over."), severity="warning")
             return
         hand = s.state.hands[0]
         if not 1 <= n <= len(hand):
-            self.notify(f"You have {len(hand)} card{'s' if len(hand) != 1 else ''}: press {keys(len(hand))}.",
-                        severity="warning")
+            self.notify(ngettext("You have {n} card: press {keys}.", "You have {n} cards: press {keys}.",
+                                 len(hand)).format(n=number(len(hand)), keys=keys(len(hand))), severity="warning")
             return
         card, request = hand[n - 1], s.request()
         options = s.options_for(card)
         if len(options) == 1:
             self.play(options[0].action, card, request)
             return
-        names = [("trail: leave the " + card_str(card) + " on the table") if o.kind == "trail"
+        names = [_("trail: leave the {card} on the table").format(card=card_str(card)) if o.kind == "trail"
                  else move_name(s.state, o.action) for o in options]
         self.app.push_screen(CaptureChoice(card, options, names),
                              lambda action: self.play(action, card, request) if action is not None else None)
@@ -246,6 +280,7 @@ class PlayScreen(Screen):
         if klass is None:
             self.play_checked(action, card, request)
             return
+        self.session.hints_shown()  # the warning can show the better move: help, as the hints are
         self.app.push_screen(TutorWarning(request.state, result, action, klass),
                              lambda choice: self.play_checked(action, card, request) if choice == "play" else None)
 
@@ -253,21 +288,24 @@ class PlayScreen(Screen):
         """Play the person's move, chosen with the game at `request` (dropped if the game has moved on)."""
         if not self.session.at(request):
             return
+        before = self.session.state
         try:
             report = self.session.play_human(action, card, self.current_analysis())
         except Exception as err:  # never a traceback: say what happened; the record is saved each move
             self.app.report_error(err)
             return
         self.query_one(AgentPanel).moves = ()
-        note = report.annotation
-        extra = [f"Coach: {note.klass} ({note.win_after:.0f}%{coaching.margin_text(note)} after; best {note.best_name} "
-                 f"{note.win_best:.0f}%)"] if note and note.klass.is_error else []
+        note, extra = report.annotation, []
+        if note and note.klass.is_error:
+            extra.append(_("Coach: {klass} ({win}{margin} after; best {best} {best_win})").format(
+                klass=note.klass.label, win=percent(note.win_after), margin=coaching.margin_text(note),
+                best=move_name(before, note.best_action), best_win=percent(note.win_best)))
         self.after_move(report, report.callouts + extra)
 
     def action_take_back(self) -> None:
         """Take back your last move (and the agent's reply): the game goes on from before it."""
         if self.waiting:
-            self.show_turn(f"Wait: {self.waiting}")
+            self.show_turn(self.waiting)
             return
         try:
             self.session = self.session.take_back()
@@ -278,7 +316,7 @@ class PlayScreen(Screen):
         self.query_one(AgentPanel).move = self.session.agent_last
         self.show_notes([])
         self.state = self.session.state
-        self.notify("Taken back: your move again (the game's record keeps the takeback).")
+        self.notify(_("Taken back: your move again (the game's record keeps the takeback)."))
 
     def action_toggle_hints(self) -> None:
         self.show_hints = not self.show_hints
@@ -286,11 +324,12 @@ class PlayScreen(Screen):
     def action_toggle_tutor(self) -> None:
         self.tutor = self.app.tutor = not self.tutor
         self.app.change_settings(tutor=self.tutor)
-        self.notify("Tutor on: it asks before a clear mistake." if self.tutor else "Tutor off (t turns it on).")
+        self.notify(_("Tutor on: it asks before a clear mistake.") if self.tutor else _("Tutor off (t turns it on)."))
 
     def action_leave(self) -> None:
         self.app.pop_screen()
-        self.app.notify("Game saved: continue it from the home screen." if not self.session.over else "Game saved.")
+        self.app.notify(_("Game saved: continue it from the home screen.") if not self.session.over else
+                        _("Game saved."))
 
     # ---- the flow of the game ------------------------------------------------------------------
     def after_move(self, report: MoveReport, notes) -> None:
@@ -301,12 +340,9 @@ class PlayScreen(Screen):
             self.game_over()
         elif hand_end is not None:
             s = self.session.state
-            ours, theirs = self.sides()
-            dealer = "you deal" if s.dealer == 0 else f"{self.session.names[s.dealer].lower()} deals"
-            body = (f"{self.session.narrator.hand_over(hand_end, s)}\nScore: {ours} {s.scores[0]}, {theirs} "
-                    f"{s.scores[1]}.\nNext hand: {dealer}.")
-            self.app.push_screen(Notice(f"End of hand {hand_end.hand_no + 1}", body, ("go",)),
-                                 lambda _: self.continue_game())
+            body = "\n".join((self.session.narrator.hand_over(hand_end, s), self.score_line(), next_dealer(s)))
+            self.app.push_screen(Notice(_("End of hand {n}").format(n=number(hand_end.hand_no + 1)), body, ("go",)),
+                                 lambda _choice: self.continue_game())
         else:
             self.continue_game()
 
@@ -367,12 +403,11 @@ class PlayScreen(Screen):
         self.state = self.session.state
         self.app.report_error(error)
         if not self.session.over and self.session.state.turn != HUMAN:
-            self.notify("Press a card key to let the agent try its move again.", timeout=8)
+            self.notify(_("Press a card key to let the agent try its move again."), timeout=8)
 
     def game_over(self) -> None:
         s = self.session.state
-        ours, theirs = self.sides()
-        body = f"Final score: {ours} {s.scores[0]}, {theirs} {s.scores[1]}.\nThe game is saved for review."
+        body = final_line(s) + "\n" + _("The game is saved for review.")
         try:
             moved = self.session.count_result()  # an adaptive game moves the person's level
         except OSError as err:
@@ -380,13 +415,18 @@ class PlayScreen(Screen):
             self.app.report_error(err)
         if moved:
             body += "\n" + moved
-        won = ("You win!", "The agent wins.") if s.rules.players == 2 else ("Your team wins!", "East and West win.")
-        self.app.push_screen(Notice(won[0] if s.winner == 0 else won[1], body,
-                                    ("review", "new", "home")), self.after_game)
+        if s.rules.players == 2:
+            won = _("You win!") if s.winner == 0 else _("The agent wins.")
+        else:
+            won = _("Your team wins!") if s.winner == 0 else _("East and West win.")
+        self.app.push_screen(Notice(won, body, ("review", "new", "home")), self.after_game)
 
-    def sides(self) -> tuple:
-        """("you", "agent"), or in 2 v 2 ("your team", "their team")."""
-        return ("you", "agent") if self.session.state.rules.players == 2 else ("your team", "their team")
+    def score_line(self) -> str:
+        """The score between hands: "Score: you 12, agent 20." (2 v 2: "your team", "their team")."""
+        s = self.session.state
+        said = (_("Score: you {ours}, agent {theirs}.") if s.rules.players == 2 else
+                _("Score: your team {ours}, their team {theirs}."))
+        return said.format(ours=number(s.scores[0]), theirs=number(s.scores[1]))
 
     def after_game(self, choice: str | None) -> None:
         path = self.app.record_path(self.session.record)
@@ -395,3 +435,26 @@ class PlayScreen(Screen):
             self.app.open_review(path)
         elif choice == "new":
             self.app.action_new_game()
+
+
+def next_dealer(state: State) -> str:
+    """Who deals the next hand, in a sentence: "Next hand: you deal." (2 v 2: east, partner, west)."""
+    if state.dealer == 0:
+        return _("Next hand: you deal.")
+    if state.rules.players == 2:
+        return _("Next hand: the agent deals.")
+    return {1: _("Next hand: east deals."), 2: _("Next hand: partner deals."),
+            3: _("Next hand: west deals.")}[state.dealer]
+
+
+def final_line(state: State) -> str:
+    """How the game ended, the winner's score first: "You won the game 40 to 24." (2 v 2: your team, East and
+    West)."""
+    won, lost = number(state.scores[state.winner]), number(state.scores[1 - state.winner])
+    if state.rules.players == 2:
+        said = _("You won the game {won} to {lost}.") if state.winner == 0 else \
+            _("The agent won the game {won} to {lost}.")
+    else:
+        said = _("Your team won the game {won} to {lost}.") if state.winner == 0 else \
+            _("East and West won the game {won} to {lost}.")
+    return said.format(won=won, lost=lost)

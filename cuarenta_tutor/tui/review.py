@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
@@ -17,7 +18,9 @@ from textual.worker import get_current_worker
 from ..app import coaching, files
 from ..app.review import GameReview
 from ..engine import card_str, parse_card
-from .widgets import WinGraph, cards_text, move_name
+from ..i18n import N_, _, ngettext, number, percent, pgettext
+from .widgets import WinGraph, cards_text, move_name, styled
+from .words import preset_name
 
 Class = coaching.Class
 STYLES = {Class.BLUNDER: "bold red", Class.MISTAKE: "red", Class.INACCURACY: "yellow", Class.UNCLEAR: "dim"}
@@ -27,7 +30,7 @@ STYLES = {Class.BLUNDER: "bold red", Class.MISTAKE: "red", Class.INACCURACY: "ye
 class LuckTable(ModalScreen):
     """Per hand: the team's win % at its start and end, and the change split into luck and skill."""
 
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("t", "app.pop_screen", "Back")]
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back")), Binding("t", "app.pop_screen", N_("Back"))]
 
     def __init__(self, luck):
         super().__init__()
@@ -35,11 +38,14 @@ class LuckTable(ModalScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static("Luck vs skill, in win-% points for your side (escape to close)", id="title")
+            yield Static(_("Luck vs skill, in win-% points for your side (escape to close)"), id="title")
             yield Static("\n".join(coaching.luck.table_lines(self.luck)) + "\n\n" +
-                         coaching.luck.summary_line(self.luck) + "\n\nSkill: the other side's losses against the "
-                         "best move minus yours. Luck: the rest of the change (the deals, and the cards the "
-                         "other side turned out to hold).")
+                         coaching.luck.summary_line(self.luck) + "\n\n" +
+                         _("Skill: the other side's losses against the best move minus yours. Luck: the rest of the "
+                           "change (the deals, and the cards the other side turned out to hold)."))
+
+    def retranslate(self) -> None:
+        self.recompose()
 
 
 class ReviewList(Screen):
@@ -47,16 +53,19 @@ class ReviewList(Screen):
 
     AUTO_FOCUS = "#games"
 
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("enter", "open", "Open")]
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back")), Binding("enter", "open", N_("Open"))]
 
     def compose(self) -> ComposeResult:
-        yield Static("Saved games (enter to review)", id="title")
+        yield Static(_("Saved games (enter to review)"), id="title")
         yield DataTable(id="games", cursor_type="row")
         yield Static(id="problems")
         yield Footer()
 
     games: list = []
     """The saved games listed, once read."""
+    problems: list = []
+    """What kept some files from being listed."""
+    read = False
 
     class GamesRead(Message):
         """The saved games with their accuracy, read in a worker: (summaries, problems)."""
@@ -66,8 +75,7 @@ class ReviewList(Screen):
             self.games, self.problems = games, problems
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("date", "mode", "result", "your accuracy", "rules", "model")
-        self.query_one("#problems", Static).update("Reading the saved games…")
+        self.fill()
         self.read_games()
 
     @work(thread=True, exclusive=True, group="review-list")
@@ -77,16 +85,38 @@ class ReviewList(Screen):
 
     @on(GamesRead)
     def games_read(self, message: GamesRead) -> None:
-        games, problems = message.games, message.problems
-        self.games = games
+        self.games, self.problems, self.read = message.games, message.problems, True
+        self.fill()
+        self.query_one(DataTable).focus()
+
+    def fill(self) -> None:
+        """The table of the games read (none yet: their headings) and what was skipped, in the language in use."""
         table = self.query_one(DataTable)
-        for g in games:
-            acc = "-" if g.accuracy is None else f"{g.accuracy:.0f}%"
-            table.add_row(files.when_text(g.created), "2 v 2" if g.players == 4 else "1 v 1", g.result, acc,
-                          g.rules_preset or "custom", (g.model or "-")[:8])
-        self.query_one("#problems", Static).update(
-            "\n".join(f"Skipped: {p}" for p in problems[:5]) or ("" if games else "No saved games yet."))
-        table.focus()
+        row = table.cursor_row
+        table.clear(columns=True)
+        heads = (_("date"), _("mode"), _("result"), _("your accuracy"), _("rules"), _("model"))
+        rows = [(files.when_text(g.created), "2 v 2" if g.players == 4 else "1 v 1", g.result,
+                 "-" if g.accuracy is None else percent(g.accuracy), preset_name(g.rules_preset), (g.model or "-")[:8])
+                for g in self.games]
+        widths = [max(cell_len(str(cell)) for cell in column) for column in zip(heads, *rows, strict=True)]
+        room = (self.app.size.width or 80) - 2 * table.cell_padding * len(heads) - 2  # each whole on an 80-column
+        while sum(widths) > room and max(widths) > 8:  # screen: the widest cut first, never into the next column
+            widths[widths.index(max(widths))] -= 1
+        for head, width in zip(heads, widths, strict=True):
+            table.add_column(head, width=width)
+        for cells in rows:
+            table.add_row(*cells)
+        if self.games:
+            table.move_cursor(row=min(row, len(self.games) - 1))
+        if not self.read:
+            said = _("Reading the saved games…")
+        else:
+            said = "\n".join(_("Skipped: {problem}").format(problem=p) for p in self.problems[:5]) or (
+                "" if self.games else _("No saved games yet."))
+        self.query_one("#problems", Static).update(said)
+
+    def retranslate(self) -> None:
+        self.fill()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_open()
@@ -108,12 +138,13 @@ class ReviewGame(Screen):
     face_up: reactive[bool] = reactive(False)
     """Whether every hand is shown."""
 
-    BINDINGS = [Binding("left", "step(-1)", "Back"), Binding("right", "step(1)", "Next"),
-                Binding("n", "mistake(1)", "Next mistake"), Binding("N", "mistake(-1)", "Prev mistake"),
-                Binding("home", "jump(0)", "Start", show=False), Binding("end", "jump(-1)", "End", show=False),
-                Binding("f", "face_up", "Face up"), Binding("d", "deeper", "Deeper review"),
-                Binding("x", "explore", "Explore from here"), Binding("t", "luck_table", "Luck vs skill"),
-                Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS = [Binding("left", "step(-1)", N_("Previous")), Binding("right", "step(1)", N_("Next")),
+                Binding("n", "mistake(1)", N_("Next mistake")), Binding("N", "mistake(-1)", N_("Prev mistake")),
+                Binding("home", "jump(0)", N_("First move"), show=False),
+                Binding("end", "jump(-1)", N_("Last move"), show=False),
+                Binding("f", "face_up", N_("Face up")), Binding("d", "deeper", N_("Deeper review")),
+                Binding("x", "explore", N_("Explore from here")), Binding("t", "luck_table", N_("Luck vs skill")),
+                Binding("escape", "app.pop_screen", N_("Back"))]
 
     class Progress(Message):
         """Moves analysed so far by the review worker, and whose."""
@@ -148,7 +179,7 @@ class ReviewGame(Screen):
         yield Static(id="changes")
         with Horizontal(id="review-body"):
             yield OptionList(id="move-list")
-            with Vertical():
+            with VerticalScroll(id="review-side", can_focus=False):  # a long move's notes scroll, never cut off
                 yield Static(id="position")
                 yield Static(id="move")
                 yield WinGraph(id="graph")
@@ -169,12 +200,20 @@ class ReviewGame(Screen):
         menu.clear_options()
         for i, move in enumerate(self.record.moves):
             note = self.notes[i]
-            who = "you" if move.seat == self.record.human_seat else self.record.seats[move.seat].name[:3]
             mark = note.klass.mark if note else ""
-            menu.add_option(Option(f"{i + 1:3d} {who:<3} {move_name(self.states[i], move.action)[:13]:<13}{mark:>2}",
-                                   id=str(i)))
-        menu.add_option(Option("    end of the game", id=str(len(self.record.moves))))
+            menu.add_option(Option(f"{i + 1:3d} {self.short(move.seat):<3} "
+                                   f"{move_name(self.states[i], move.action)[:13]:<13}{mark:>2}", id=str(i)))
+        menu.add_option(Option("    " + _("end of the game"), id=str(len(self.record.moves))))
         menu.highlighted = self.ply
+
+    def short(self, seat: int) -> str:
+        """A seat in three letters for the move list: "you", "Age", "Eas", "Par", "Wes" (Spanish "tú", "Age",
+        "Der", "Com", "Izq"); another name's first three letters."""
+        if seat == self.record.human_seat:
+            return pgettext("move list", "you")
+        name = self.record.seats[seat].name
+        return {"Agent": pgettext("move list", "Age"), "East": pgettext("move list", "Eas"),
+                "Partner": pgettext("move list", "Par"), "West": pgettext("move list", "Wes")}.get(name, name[:3])
 
     @on(OptionList.OptionSelected, "#move-list")
     def move_chosen(self, event: OptionList.OptionSelected) -> None:
@@ -183,14 +222,19 @@ class ReviewGame(Screen):
     def show_summary(self) -> None:
         mine = [n for n in self.notes if n]
         acc = self.review.accuracy()
-        per_hand = self.review.hand_accuracy()
-        who = "Your" if self.human == self.record.human_seat else f"{self.record.seats[self.human].name}'s"
-        text = Text(f"Review: {files.when_text(self.record.created)} · rules {self.record.rules_preset} · "
-                    f"model {self.record.model.id[:8] if self.record.model else '?'}\n", style="bold")
-        text.append(f"{who} accuracy: {coaching.percent(acc)}   by hand: " +
-                    ", ".join(f"{i + 1}: {coaching.percent(a)}" for i, a in per_hand))
+        per_hand = ", ".join(f"{number(i + 1)}: {coaching.percent(a)}" for i, a in self.review.hand_accuracy())
+        text = Text(_("Review: {when} · rules {rules} · model {model}").format(
+            when=files.when_text(self.record.created), rules=preset_name(self.record.rules_preset),
+            model=self.record.model.id[:8] if self.record.model else "?") + "\n", style="bold")
+        if self.human == self.record.human_seat:
+            said = _("Your accuracy: {accuracy}   by hand: {hands}")
+        else:
+            said = _("{name}'s accuracy: {accuracy}   by hand: {hands}")
+        text.append(said.format(name=coaching.seat_name(self.record.seats[self.human].name),
+                                accuracy=coaching.percent(acc), hands=per_hand))
         if self.record.takebacks:
-            text.append(f"   ({len(self.record.takebacks)} takeback(s))")
+            n = len(self.record.takebacks)
+            text.append("   " + ngettext("({n} takeback)", "({n} takebacks)", n).format(n=number(n)))
         if self.review.ending:
             text.append("\n" + self.review.ending)
         for line in coaching.provenance_lines(mine):
@@ -199,12 +243,17 @@ class ReviewGame(Screen):
         self.query_one(WinGraph).data = tuple(n.win_after for n in mine)
         self.luck = self.review.luck(self.app.model, self.model_id)
         line = coaching.luck.summary_line(self.luck)
-        self.query_one("#luck", Static).update(line + ("  (t: per hand)" if self.luck.hands else ""))
+        self.query_one("#luck", Static).update(line + ("  " + _("(t: per hand)") if self.luck.hands else ""))
+
+    def retranslate(self) -> None:
+        self.fill_move_list()
+        self.show_summary()
+        self.show()
 
     def action_luck_table(self) -> None:
         """Luck vs skill per hand, in a dialog."""
         if not self.luck.hands:
-            self.notify("No hand is analysed yet.")
+            self.notify(_("No hand is analysed yet."))
             return
         self.app.push_screen(LuckTable(self.luck))
 
@@ -248,15 +297,19 @@ class ReviewGame(Screen):
         bar = self.query_one(ProgressBar)
         bar.display = True
         bar.update(total=message.total, progress=message.done)
-        self.query_one("#changes", Static).update(
-            f"Analysing {message.whose} moves: {message.done} of {message.total}…")
+        said = {"your": _("Analysing your moves: {done} of {total}…"),
+                "the reviewed": _("Analysing the reviewed moves: {done} of {total}…"),
+                "the other side's": _("Analysing the other side's moves: {done} of {total}…")}.get(
+            message.whose, _("Analysing {whose} moves: {done} of {total}…"))
+        self.query_one("#changes", Static).update(said.format(whose=message.whose, done=number(message.done),
+                                                              total=number(message.total)))
 
     @on(Reviewed)
     def reviewed(self, message: Reviewed) -> None:
         self.query_one(ProgressBar).display = False
         changes = self.query_one("#changes", Static)
         if message.error is not None:
-            changes.update(f"The review stopped: {message.error}")
+            changes.update(_("The review stopped: {error}").format(error=message.error))
             self.app.report_error(message.error)
             return
         lines, error = self.review.store(message.annotations, message.seats)
@@ -266,13 +319,25 @@ class ReviewGame(Screen):
         self.show_summary()
         self.show()
         if message.drills:
-            self.notify(f"{message.drills} new drill(s) from your mistakes: d on the home screen.")
+            self.notify(ngettext("{n} new drill from your mistakes: d on the home screen.",
+                                 "{n} new drills from your mistakes: d on the home screen.",
+                                 message.drills).format(n=number(message.drills)))
+        n = len(message.annotations)
         if set(message.seats) & set(self.seats):
-            self.outcome = f"Reviewed {len(message.annotations)} moves on the analysis." + (
-                "\nChanged since the last review: " + "; ".join(lines[:2]) +
-                (f"; and {len(lines) - 2} more" if len(lines) > 2 else "") if lines else " No mistake changed.")
+            self.outcome = ngettext("Reviewed {n} move on the analysis.", "Reviewed {n} moves on the analysis.",
+                                    n).format(n=number(n))
+            if lines:
+                changed = "; ".join(lines[:2])
+                if len(lines) > 2:
+                    changed += ngettext("; and {n} more", "; and {n} more", len(lines) - 2).format(
+                        n=number(len(lines) - 2))
+                self.outcome += "\n" + _("Changed since the last review: {changes}").format(changes=changed)
+            else:
+                self.outcome += " " + _("No mistake changed.")
         else:
-            self.outcome += f" The other side's {len(message.annotations)} moves too, for luck vs skill."
+            self.outcome += " " + ngettext("The other side's {n} move too, for luck vs skill.",
+                                           "The other side's {n} moves too, for luck vs skill.", n).format(
+                n=number(n))
         changes.update(self.outcome.strip())
         self.call_after_refresh(changes.refresh, layout=True)  # laid out again once drawn: a busy app has been seen
         # to keep the line's old height, its end cut off
@@ -280,7 +345,8 @@ class ReviewGame(Screen):
     def action_deeper(self) -> None:
         """Review again with four times the worlds: the one thing that changes a verdict (its lines say so)."""
         worlds = 4 * (self.app.review or coaching.REVIEW).worlds
-        self.notify(f"A deeper review: every move again in {worlds} worlds; what it changes is listed…")
+        self.notify(_("A deeper review: every move again in {worlds} worlds; what it changes is listed…").format(
+            worlds=number(worlds)))
         self.start_review(worlds)
 
     # ---- drawing ---------------------------------------------------------------------------
@@ -301,44 +367,54 @@ class ReviewGame(Screen):
         if not self.is_mounted:
             return
         state = self.states[self.ply]
-        t = Text(f"Move {self.ply + 1}/{len(self.record.moves)} · score {state.scores[0]}-{state.scores[1]} · "
-                 f"hand {state.hand_no + 1} deal {state.deal_no + 1}\nTable: ", style="bold")
+        t = Text(_("Move {n}/{total} · score {ours}-{theirs} · hand {hand} deal {deal}").format(
+            n=number(self.ply + 1), total=number(len(self.record.moves)), ours=number(state.scores[0]),
+            theirs=number(state.scores[1]), hand=number(state.hand_no + 1), deal=number(state.deal_no + 1)) + "\n" +
+            _("Table:") + " ", style="bold")
         t.append_text(cards_text(state.table))
         for seat in range(len(state.hands)):
             if seat == self.human or self.face_up:
                 t.append(f"\n{self.who(seat)}: ")
-                t.append_text(cards_text(state.hands[seat], empty="(none)"))
+                t.append_text(cards_text(state.hands[seat], empty=_("(none)")))
         self.query_one("#position", Static).update(t)
         self.show_marker()
         if self.ply >= len(self.record.moves):
-            self.query_one("#move", Static).update(f"End of the game. {self.review.ending}" if self.review.ending else
-                                                   "End of the moves: the game was not finished.")
+            self.query_one("#move", Static).update(
+                _("End of the game. {ending}").format(ending=self.review.ending) if self.review.ending else
+                _("End of the moves: the game was not finished."))
             return
         move = self.record.moves[self.ply]
-        line = Text(f"{self.who(move.seat)} played {move_name(state, move.action)} "
-                    f"({card_str(parse_card(move.card))})", style="bold")
+        played = (_("You played {move} ({card})") if self.record.human_seat is not None and
+                  move.seat == self.record.human_seat else _("{name} played {move} ({card})"))
+        line = Text(played.format(name=self.who(move.seat), move=move_name(state, move.action),
+                                  card=card_str(parse_card(move.card))), style="bold")
         notes = self.narrator.notes(self.events[self.ply + 1])
         if notes:
             line.append("  · " + "; ".join(notes))
         note = self.notes[self.ply]
         if note:
-            style = STYLES.get(note.klass, "green")
-            line.append(f"\n{note.klass}", style=style)
-            line.append(f": win {note.win_after:.0f}%{coaching.margin_text(note)}")
+            line.append("\n")
+            line.append_text(styled(_("{klass}: win {win}{margin}"), klass=Text(note.klass.label,
+                                                                                style=STYLES.get(note.klass, "green")),
+                                    win=percent(note.win_after), margin=coaching.margin_text(note)))
             if note.action != note.best_action:
-                line.append(f"; best was {note.best_name} ({note.win_best:.0f}%, loss {note.loss:.1f}"
-                            f"{coaching.loss_text(note)})")
+                line.append("; " + _("best was {best} ({win}, loss {loss}{interval})").format(
+                    best=move_name(state, note.best_action), win=percent(note.win_best), loss=number(note.loss, 1),
+                    interval=coaching.loss_text(note)))
             if note.accuracy is not None:
-                line.append(f"; accuracy {note.accuracy:.0f}%")
+                line.append("; " + _("accuracy {accuracy}").format(accuracy=percent(note.accuracy)))
             why = coaching.reasons(state, note)  # the tutor's "show the better move", in the narrator's words
             if why:
-                line.append(f"\n{note.name} {'; '.join(why)}.", style="dim")
+                line.append("\n" + _("{move} {reasons}.").format(move=move_name(state, note.action),
+                                                               reasons="; ".join(why)), style="dim")
         self.query_one("#move", Static).update(line)
 
     def who(self, seat: int) -> str:
-        if self.record.human_seat is None:
-            return self.record.seats[seat].name
-        return "You" if seat == self.record.human_seat else self.record.seats[seat].name
+        """A seat's name as the review shows it: "You" for the person, the app's seat names in the language in use
+        ("Agent", "East"), any other as the record has it."""
+        if self.record.human_seat is not None and seat == self.record.human_seat:
+            return coaching.seat_name("You")
+        return coaching.seat_name(self.record.seats[seat].name)
 
     def action_step(self, delta: int) -> None:
         self.ply = max(0, min(len(self.record.moves), self.ply + delta))
@@ -353,7 +429,7 @@ class ReviewGame(Screen):
                 self.ply = i
                 return
             i += direction
-        self.notify("No more mistakes that way.")
+        self.notify(_("No more mistakes that way."))
 
     def action_face_up(self) -> None:
         self.face_up = not self.face_up

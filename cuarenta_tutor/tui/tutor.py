@@ -12,7 +12,8 @@ from textual.widgets import Footer, Static
 
 from ..app import coaching
 from ..app.coaching import Class, classify
-from ..narrator import why_better
+from ..i18n import N_, _, number, percent
+from ..narrator import move_name, why_better
 
 
 def warning_for(analysis, action: int, preset: str = "standard") -> Class | None:
@@ -25,8 +26,10 @@ def warning_for(analysis, action: int, preset: str = "standard") -> Class | None
 class TutorWarning(ModalScreen[str]):
     """Asks before a losing move; dismisses with "play" or "back"."""
 
-    BINDINGS = [Binding("p", "choose('play')", "Play it anyway"), Binding("t", "choose('back')", "Take it back"),
-                Binding("s", "show", "Show the better move"), Binding("escape", "choose('back')", "Back", show=False)]
+    BINDINGS = [Binding("p", "choose('play')", N_("Play it anyway")),
+                Binding("t", "choose('back')", N_("Take it back")),
+                Binding("s", "show", N_("Show the better move")),
+                Binding("escape", "choose('back')", N_("Back"), show=False)]
 
     def __init__(self, state, analysis, action: int, klass: Class):
         super().__init__()
@@ -35,22 +38,37 @@ class TutorWarning(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         move = self.analysis.move(self.action)
         with Vertical(id="dialog"):
-            yield Static(Text(f"Tutor: {move.name} looks like a {self.klass}", style="bold yellow"))
-            yield Static(f"It keeps your win at {coaching.analysis_win(self.analysis, move)}, "
-                         f"{move.loss:.0f} points below the best move ({self.analysis.where}).",
-                         id="warning")
-            yield Static(id="better")
-            yield Static(Text("[p] play it anyway   [t] take it back   [s] show the better move", style="dim"))
+            yield Static(Text(_("Tutor: {move} looks like {klass}").format(move=move_name(self.state, self.action),
+                                                                            klass=self.klass.with_article),
+                              style="bold yellow"))
+            yield Static(_("It keeps your win at {win}, {loss} points below the best move ({where}).").format(
+                win=coaching.analysis_win(self.analysis, move), loss=number(move.loss), where=self.analysis.where),
+                id="warning")
+            yield Static(self.better if self.shown else "", id="better")
+            yield Static(Text(_("[p] play it anyway   [t] take it back   [s] show the better move"), style="dim"))
         yield Footer()
 
-    def action_show(self) -> None:
+    shown = False
+    """Whether the better move is on show (s)."""
+
+    @property
+    def better(self) -> str:
+        """The better move and why, in the narrator's words."""
         best, move = self.analysis.best, self.analysis.move(self.action)
         risks = {m.action: (m.caida_risk, m.limpia_risk) for m in (best, move)}
         reasons = why_better(self.state, self.action, best.action, risks)
-        text = f"Better: {best.name} ({best.win_pct:.0f}%)."
+        text = _("Better: {best} ({win}).").format(best=move_name(self.state, best.action), win=percent(best.win_pct))
         if reasons:
-            text += f" {move.name} " + "; ".join(reasons) + "."
-        self.query_one("#better", Static).update(text)
+            text += " " + _("{move} {reasons}.").format(move=move_name(self.state, self.action),
+                                                        reasons="; ".join(reasons))
+        return text
+
+    def action_show(self) -> None:
+        self.shown = True
+        self.query_one("#better", Static).update(self.better)
+
+    def retranslate(self) -> None:
+        self.recompose()
 
     def action_choose(self, value: str) -> None:
         self.dismiss(value)

@@ -1,17 +1,22 @@
 """Provides the widgets of the game screens: cards, scoreboard, table, hand, agent panel, hints.
 
 State flows down: each widget holds a reactive attribute (the engine state, the agent's last move, the
-hints) that its screen sets, and redraws itself when it changes."""
+hints) that its screen sets, and redraws itself when it changes. The words are computed each time a widget draws,
+in the language in use (a screen's `retranslate` draws its widgets again)."""
 
 from __future__ import annotations
 
+import re
+
+from rich.cells import cell_len
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from ..app import coaching
 from ..engine import State, card_str, suit_of
-from ..narrator import article, keys, move_name
+from ..i18n import _, ngettext, number, percent, pgettext
+from ..narrator import keys, move_name
 
 RED_SUITS = (1, 2)  # hearts, diamonds
 
@@ -26,9 +31,10 @@ def card_text(card: int, key: str | None = None) -> Text:
     return text
 
 
-def cards_text(cards, numbered: bool = False, empty: str = "(empty)") -> Text:
+def cards_text(cards, numbered: bool = False, empty: str | None = None) -> Text:
+    """Cards in a row ("[7♥] [K♠]", numbered "1:[7♥] 2:[K♠]"); `empty` (default "(empty)") where there are none."""
     if not cards:
-        return Text(empty, style="dim")
+        return Text(_("(empty)") if empty is None else empty, style="dim")
     out = Text()
     for i, c in enumerate(cards):
         if i:
@@ -42,13 +48,51 @@ def perros(points: int) -> str:
     return "▮" * (points // 10) + "▯" * ((points % 10) // 2) or "·"
 
 
-NAMES = ("you", "agent")
-NAMES_4 = ("you", "East", "partner", "West")
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def styled(template: str, style: str = "", **values) -> Text:
+    """A translated sentence as Text, its words in `style`, each `{name}` in it replaced by `values[name]`: a Text
+    keeps its own style there (a move in bold magenta, a card in its colours), anything else takes the sentence's."""
+    out = Text()
+    at = 0
+    for field in _FIELD.finditer(template):
+        out.append(template[at:field.start()], style=style)
+        value = values[field.group(1)]
+        if isinstance(value, Text):
+            out.append_text(value)
+        else:
+            out.append(str(value), style=style)
+        at = field.end()
+    out.append(template[at:], style=style)
+    return out
 
 
 def seat_word(state: State, seat: int) -> str:
-    """"you", "agent"; in 2 v 2 "you", "East", "partner", "West"."""
-    return (NAMES if state.rules.players == 2 else NAMES_4)[seat]
+    """A seat as a label after a word ("dealer agent"): "you", "agent"; in 2 v 2 "you", "East", "partner", "West"
+    (Spanish: "tú", "agente", "rival der.", "compañero", "rival izq.": short, for the scoreboard's line)."""
+    if state.rules.players == 2:
+        return (pgettext("seat word", "you"), pgettext("seat word", "agent"))[seat]
+    return (pgettext("seat word", "you"), pgettext("seat word", "East"), pgettext("seat word", "partner"),
+            pgettext("seat word", "West"))[seat]
+
+
+def seat_played(state: State, seat: int) -> str:
+    """"{move}" played by `seat` as a sentence with a placeholder for the move ("East played {move}")."""
+    if state.rules.players == 2:
+        return _("Agent played {move}")
+    return {1: _("East played {move}"), 2: _("Partner played {move}"), 3: _("West played {move}")}.get(
+        seat, _("You played {move}"))
+
+
+def side_win(state: State, seat: int, win: float) -> str:
+    """The win % of `seat`'s side after its move: "agent win 53%", in 2 v 2 "your team win 53%" / "their team win
+    53%"."""
+    if state.rules.players == 2:
+        return _("agent win {win}").format(win=percent(win))
+    if seat % 2 == 0:
+        return _("your team win {win}").format(win=percent(win))
+    return _("their team win {win}").format(win=percent(win))
 
 
 class Scoreboard(Static):
@@ -69,20 +113,27 @@ class Scoreboard(Static):
         if state is None:
             return
         you, agent = state.scores
-        ours, theirs = ("You", "Agent") if state.rules.players == 2 else ("Your team", "Their team")
+        if state.rules.players == 2:
+            ours, theirs = pgettext("score", "You"), pgettext("score", "Agent")
+        else:
+            ours, theirs = pgettext("score", "Your team"), pgettext("score", "Their team")
         t = Text()
-        t.append(f"{ours} {you:>2} ", style="bold")
+        t.append(f"{ours} {number(you):>2} ", style="bold")
         t.append(perros(you), style="green")
         t.append(f"   {theirs} ")
-        t.append(f"{agent:>2} ", style="bold")
+        t.append(f"{number(agent):>2} ", style="bold")
         t.append(perros(agent), style="magenta")
         room = (self.content_size.width or 78) - len(t.plain) - 3
         if self.opponent and room >= 8:
             t.append("   " + fit(self.opponent, room), style="dim")
-        short = ("you", "agent") if state.rules.players == 2 else ("ours", "theirs")
-        t.append(f"\nCartón: {short[0]} {len(state.piles[0])} · {short[1]} {len(state.piles[1])} cards   "
-                 f"Hand {state.hand_no + 1} · deal {state.deal_no + 1}/{state.rules.deals_per_hand} · "
-                 f"stock {len(state.stock)} · dealer {seat_word(state, state.dealer)}")
+        line = (_("Cartón: you {ours} · agent {theirs} cards   Hand {hand} · deal {deal}/{deals} · stock {stock} · "
+                  "dealer {dealer}") if state.rules.players == 2 else
+                _("Cartón: ours {ours} · theirs {theirs} cards   Hand {hand} · deal {deal}/{deals} · stock {stock} · "
+                  "dealer {dealer}"))
+        t.append("\n" + line.format(ours=number(len(state.piles[0])), theirs=number(len(state.piles[1])),
+                                     hand=number(state.hand_no + 1), deal=number(state.deal_no + 1),
+                                     deals=number(state.rules.deals_per_hand), stock=number(len(state.stock)),
+                                     dealer=seat_word(state, state.dealer)))
         self.update(t)
 
 
@@ -96,15 +147,18 @@ class SeatsView(Static):
         if state is None or state.rules.players != 4:
             return
         t = Text()
-        for seat, where in ((2, "North"), (1, "East"), (3, "West")):
-            name = f"{where} ({seat_word(state, seat)})" if seat == 2 else where
+        for seat in (2, 1, 3):
+            n = len(state.hands[seat])
+            held = {2: ngettext("North (partner): {n} card", "North (partner): {n} cards", n),
+                    1: ngettext("East: {n} card", "East: {n} cards", n),
+                    3: ngettext("West: {n} card", "West: {n} cards", n)}[seat].format(n=number(n))
             turn = state.turn == seat and not state.is_over
-            t.append(f"{'▶ ' if turn else ''}{name}: {len(state.hands[seat])} cards", style="bold" if turn else "")
+            t.append(f"{'▶ ' if turn else ''}{held}", style="bold" if turn else "")
             if state.rondas[seat] >= 0:
-                t.append(" ronda!", style="yellow")
+                t.append(" " + _("ronda!"), style="yellow")
             t.append("   ")
         if state.turn == 0 and not state.is_over:
-            t.append("▶ your turn", style="bold green")
+            t.append("▶ " + _("your turn"), style="bold green")
         self.update(t)
 
 
@@ -116,10 +170,12 @@ class TableView(Static):
     def watch_state(self, state: State | None) -> None:
         if state is None:
             return
-        t = Text("Table: ", style="bold")
+        t = Text(_("Table:") + " ", style="bold")
         t.append_text(cards_text(state.table))
         if state.trailed >= 0 and state.table:
-            t.append(f"   ({article(card_str(state.table[-1])[:-1])} was just trailed)", style="dim")
+            rank = card_str(state.table[-1])[:-1]
+            said = _("(an {rank} was just trailed)") if rank[:1] in "A8" else _("(a {rank} was just trailed)")
+            t.append("   " + said.format(rank=rank), style="dim")
         self.update(t)
 
 
@@ -136,20 +192,20 @@ class HandView(Static):
         state = self.state
         if state is None:
             return
-        hand = Text("Your hand: ", style="bold")
-        hand.append_text(cards_text(state.hands[0], numbered=True, empty="(no cards)"))
+        hand = Text(_("Your hand:") + " ", style="bold")
+        hand.append_text(cards_text(state.hands[0], numbered=True, empty=_("(no cards)")))
         if state.hands[0]:
             hand.append(" ")
         if self.notice:
             hand.append(f"   {self.notice}", style="bold yellow")
         elif self.status == "over":
-            hand.append("   game over", style="bold")
+            hand.append("   " + _("game over"), style="bold")
         elif self.status == "yours":
-            hand.append(f"   your turn: press {keys(len(state.hands[0]))}", style="green")
+            hand.append("   " + _("your turn: press {keys}").format(keys=keys(len(state.hands[0]))), style="green")
         elif self.status == "checking":
-            hand.append("   the tutor is checking…", style="dim")
+            hand.append("   " + _("the tutor is checking…"), style="dim")
         else:
-            hand.append("   agent is thinking…", style="dim")
+            hand.append("   " + _("agent is thinking…"), style="dim")
         self.update(hand)
 
     def watch_state(self) -> None:
@@ -178,50 +234,76 @@ class AgentPanel(Static):
     moves: reactive[tuple] = reactive((), layout=False)
     """2 v 2: every agent move since yours, each (state before, Decision or None, name), one line each."""
 
+    def on_resize(self) -> None:
+        self.watch_moves(self.moves)
+
     def watch_moves(self, moves) -> None:
         if not moves:
             self.watch_move(self.move)
             return
+        width = self.content_size.width or 78
         t = Text()
         for i, (before, decision, played) in enumerate(moves[-3:]):
-            who = seat_word(before, before.turn).capitalize()
-            t.append(("\n" if i else "") + f"{who} played ", style="bold")
-            t.append(played, style="bold magenta")
-            if decision is not None and decision.probs:  # its probability of the move, its team's win %
-                side = "your team" if before.turn % 2 == 0 else "their team"
-                t.append(f"  p {100 * decision.probs.get(decision.action, 0):.0f}%", style="dim")
+            line = styled(seat_played(before, before.turn), "bold", move=Text(played, style="bold magenta"))
+            extras = []  # its probability of the move, its team's win %: each shown where it fits on the line
+            if decision is not None and decision.probs:
+                extras.append("  " + _("p {chance}").format(chance=percent(100 * decision.probs.get(decision.action,
+                                                                                                     0))))
                 if decision.value is not None:
-                    t.append(f" · {side} win {self.scale(decision.value):.0f}%", style="dim")
+                    extras.append(" · " + side_win(before, before.turn, self.scale(decision.value)))
+            for extra in extras:
+                if line.cell_len + cell_len(extra) > width:
+                    break
+                line.append(extra, style="dim")
+            line.truncate(width, overflow="ellipsis")  # one line each: the last three moves always in sight
+            t.append_text(Text("\n") + line if i else line)
         self.update(t)
 
     def watch_move(self, move) -> None:
         if self.moves:
             return
         if move is None:
-            self.update(Text(f"Agent{f' ({self.model})' if self.model else ''}: waiting for its first move",
-                             style="dim"))
+            waiting = (_("Agent ({model}): waiting for its first move").format(model=self.model) if self.model else
+                       _("Agent: waiting for its first move"))
+            self.update(Text(waiting, style="dim"))
             return
         state_before, decision, played = move
-        who = "Agent" if state_before.rules.players == 2 else seat_word(state_before, state_before.turn).capitalize()
-        t = Text(f"{who} played ", style="bold")
-        t.append(played, style="bold magenta")
+        t = Text(style="bold")
+        t.append_text(styled(seat_played(state_before, state_before.turn), "bold",
+                             move=Text(played, style="bold magenta")))
         if decision is None:  # a resumed game: the move is in the record, its probabilities are not
-            t.append("\n  (before you left; its numbers show again from its next move)", style="dim")
+            t.append("\n  " + _("(before you left; its numbers show again from its next move)"), style="dim")
             self.update(t)
             return
         if decision.value is not None:
-            side = "agent" if state_before.rules.players == 2 else \
-                "your team" if state_before.turn % 2 == 0 else "their team"
-            t.append(f"   {side} win {self.scale(decision.value):.0f}%")
-        t.append("\n  ")
+            t.append("   " + side_win(state_before, state_before.turn, self.scale(decision.value)))
         top = sorted(decision.probs.items(), key=lambda kv: -kv[1])[:4]
-        t.append("   ".join(f"{move_name(state_before, a)} {100 * p:.0f}%" for a, p in top), style="dim")
+        shown = ""  # the likeliest moves, as many as one line holds (never a move cut in two)
+        for a, p in top:
+            said = _("{move} {chance}").format(move=move_name(state_before, a), chance=percent(100 * p))
+            if shown and 2 + cell_len(shown + "   " + said) > (self.content_size.width or 78):
+                break
+            shown = f"{shown}   {said}" if shown else said
+        t.append("\n  ")
+        t.append(shown, style="dim")
         self.update(t)
 
 
 def fit(text: str, width: int) -> str:
     """`text` in `width` cells, cut with "…" when longer (never mid-column into the next one)."""
     return text if len(text) <= width else text[:max(0, width - 1)] + "…"
+
+
+def taken(does: str) -> str:
+    """A hint's "what it takes" column from what the move does (coach.advice.does: "takes 3♥ 4♠, caída +2", in the
+    language in use): the notes first, then the cards ("caída +2, 3♥ 4♠"); "" for a trail with no notes."""
+    head, _sep, notes = does.partition(", ")
+    before, _sep, after = _("takes {cards}").partition("{cards}")
+    if head == _("trails"):
+        head = ""
+    elif head.startswith(before) and head.endswith(after):
+        head = head[len(before):len(head) - len(after)]
+    return ", ".join(x for x in (notes, head) if x)
 
 
 def hint_rows(hints, width: int = 78) -> list[str]:
@@ -233,13 +315,11 @@ def hint_rows(hints, width: int = 78) -> list[str]:
     wins = [coaching.hint_win(h) for h in hints]
     risks = []
     for h in hints:
-        parts = [f"caída {100 * h.caida_risk:.0f}%"] if h.refined and h.caida_risk else []
-        parts += [f"limpia {100 * h.limpia_risk:.0f}%"] if h.refined and h.limpia_risk else []
+        parts = [_("caída {chance}").format(chance=percent(100 * h.caida_risk))] if h.refined and h.caida_risk else []
+        parts += [_("limpia {chance}").format(chance=percent(100 * h.limpia_risk))] if h.refined and h.limpia_risk \
+            else []
         risks.append(" ".join(parts))
-    takes = []
-    for h in hints:
-        head, _, notes = h.does.partition(", ")
-        takes.append(", ".join(x for x in (notes, head.removeprefix("takes ")) if x and x != "trails"))
+    takes = [taken(h.does) for h in hints]
     w_win, w_risk = max(map(len, wins)), max(map(len, risks))
     room = width - 6 - 2 - w_win - (2 + w_risk if w_risk else 0)
     w_name = min(max(len(h.name) for h in hints), room)
@@ -270,16 +350,18 @@ class HintsPanel(Static):
 
     def watch_hints(self, hints) -> None:
         refined = bool(hints) and hints[0].refined
-        tag = " [refining…]"
+        tag = _("[refining…]")
         if refined:
-            tag = " [refined" + (", cut short" if hints[0].cut else "") + \
-                  (", uncalibrated: ±?" if not hints[0].measured else "") + "]"
+            tag = {(False, True): _("[refined]"), (True, True): _("[refined, cut short]"),
+                   (False, False): _("[refined, uncalibrated: ±?]"),
+                   (True, False): _("[refined, cut short, uncalibrated: ±?]")}[bool(hints[0].cut), hints[0].measured]
         width = self.content_size.width or 78
-        t = Text(fit("Hints (h hides): move · win % after · risk next · takes" + tag, width) + "\n",
+        t = Text(fit(_("Hints (h hides): move · win % after · risk next · takes") + " " + tag, width),
                  style="bold")
-        for row in hint_rows(hints[:6], width):
-            t.append(row + "\n")
+        for row in hint_rows(hints[:6], width):  # no blank line below the last: the play screen is short
+            t.append("\n" + row)
         if self.note and refined:
+            t.append("\n")
             t.append(fit("★ " + self.note, width), style="italic")
         self.update(t)
 
@@ -345,4 +427,4 @@ class WinGraph(Static):
 
 
 __all__ = ["AgentPanel", "HandView", "HintsPanel", "Scoreboard", "SeatsView", "TableView", "WinGraph", "card_text",
-           "cards_text", "graph_rows", "hint_rows", "move_name", "perros", "seat_word"]
+           "cards_text", "graph_rows", "hint_rows", "move_name", "perros", "seat_word", "styled", "taken"]
