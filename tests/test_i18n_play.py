@@ -90,7 +90,7 @@ async def test_the_play_screen_speaks_spanish_at_80x24(spanish):
         readable(app, "Cartón: tú 0 · agente 0  Data 1 · reparto 1/4 · mazo 30 · da: agente", "Mesa: (vacía)",
                  "Tu mano: 1:[A♥] 2:[3♦] 3:[J♣] 4:[Q♦] 5:[Q♣]    tu turno: pulsa 1-5",
                  "Agente (nivel club · modelo ", "Aquí aparece tu % de ganar tras cada jugada tuya",
-                 "1 Carta 1  h Pistas  t Tutor  u Deshacer  esc Inicio")
+                 "1-5 Jugar  h Pistas  t Tutor  u Deshacer  esc Inicio  ? Ayuda")
         await pilot.press("h")
         await settle(pilot)
         text = readable(app, "Pistas (h oculta): jugada · % de ganar después · riesgo · se lleva [afinadas]")

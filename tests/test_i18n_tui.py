@@ -167,7 +167,7 @@ async def test_progress_lessons_and_an_empty_drill_deck_in_spanish_fit_80x24(spa
         whole_line(lines, "Ejercicios")
         whole_line(lines, "Aún no hay ejercicios. Revisa una partida (r en la pantalla de inicio): cada")
         footer = footer_whole(lines)
-        assert "1 Carta 1" in footer and "esc Volver" in footer
+        assert "1-5 Jugar" in footer and "esc Volver" in footer
         spanish_only(lines)
 
 

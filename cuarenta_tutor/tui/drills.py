@@ -42,7 +42,8 @@ class DrillScreen(Screen):
     """One due drill at a time: the position as you saw it, your moves, and feedback on the one you pick."""
 
     AUTO_FOCUS = "#drill-moves"
-    BINDINGS = [Binding(str(i), f"card({i})", CARDS[i - 1], show=i == 1) for i in range(1, 6)] + [
+    BINDINGS = [Binding("1", "card(1)", N_("Play"), key_display="1-5")] + [
+        Binding(str(i), f"card({i})", CARDS[i - 1], show=False) for i in range(2, 6)] + [
         Binding("right", "next", N_("Next drill")), Binding("escape", "app.pop_screen", N_("Back"))]
 
     def __init__(self, now=None):

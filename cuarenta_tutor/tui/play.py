@@ -34,17 +34,20 @@ from .widgets import AgentPanel, HandView, HintsPanel, Scoreboard, SeatsView, Ta
 ROOMY = 32
 """Rows from which the play screen shows the win-% graph beside open hints (below it, the hints hide the graph)."""
 CARDS = (N_("Card 1"), N_("Card 2"), N_("Card 3"), N_("Card 4"), N_("Card 5"))
-"""The descriptions of the card keys (the footer shows the first; words.install translates them where shown)."""
+"""The descriptions of the card keys (the footer shows "1-5 Play" for them all; words.install translates them where
+shown)."""
 
 
 class PlayScreen(Screen):
     """The game: scoreboard, agent panel, table, callouts, your hand, hints and your win % line."""
 
-    BINDINGS = [Binding(str(i), f"card({i})", CARDS[i - 1], show=i == 1) for i in range(1, 6)] + [
+    BINDINGS = [Binding("1", "card(1)", N_("Play"), key_display="1-5")] + [
+        Binding(str(i), f"card({i})", CARDS[i - 1], show=False) for i in range(2, 6)] + [
         Binding("h", "toggle_hints", N_("Hints")),
         Binding("t", "toggle_tutor", N_("Tutor")),
         Binding("u", "take_back", N_("Take back")),
         Binding("escape", "leave", N_("Home (saved)")),
+        Binding("ctrl+q", "app.quit", N_("Quit"), show=False),  # esc leaves the game saved: the footer fits 80 columns
     ]
 
     state: reactive[State | None] = reactive(None, always_update=True)

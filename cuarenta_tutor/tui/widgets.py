@@ -360,9 +360,11 @@ class HintsPanel(Static):
                  style="bold")
         for row in hint_rows(hints[:6], width):  # no blank line below the last: the play screen is short
             t.append("\n" + row)
-        if self.note and refined:
-            t.append("\n")
-            t.append(fit("★ " + self.note, width), style="italic")
+        if self.note and refined:  # whole, on two lines where it needs them (Spanish runs longer), never cut mid-word
+            import textwrap
+
+            lines = textwrap.wrap("★ " + self.note, width, subsequent_indent="  ", max_lines=2, placeholder=" …")
+            t.append("\n" + "\n".join(lines), style="italic")
         self.update(t)
 
     def on_resize(self) -> None:
