@@ -2,6 +2,7 @@
 
 import itertools
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -109,34 +110,61 @@ def tutor_off(user_data) -> None:
     (user_data / "settings.json").write_text('{"tutor": false, "model": "", "level": "club"}')
 
 
-def play_first_card(session, user_data, moves: int) -> None:
+WORDS = {
+    "en": {"turn": "your turn: press 1-", "capture": "What does", "played": "Agent played", "hints": "Hints (h hides)",
+           "refined": "[refined", "home": "Continue unfinished game"},
+    "es": {"turn": "tu turno: pulsa 1-", "capture": "¿Qué se lleva", "played": "El agente:",
+           "hints": "Pistas (h oculta)", "refined": "[afinadas", "home": "Continuar la partida sin terminar"},
+}
+"""What each language shows where these tests wait."""
+
+
+def play_first_card(session, user_data, moves: int, lang: str = "en") -> None:
     """Card 1 on the person's turn (a capture's choice answered with 1), until the record on disk holds `moves` moves
     (the person's and the agents' replies), and it is the person's turn again."""
     keys(session, "1")
 
     def answered():
-        if "What does" in screen(session):
+        if WORDS[lang]["capture"] in screen(session):
             keys(session, "1")
         return saved_moves(user_data) >= moves
 
     assert until(answered), screen(session)
-    wait_for(session, "your turn: press 1-")
+    wait_for(session, WORDS[lang]["turn"])
 
 
-def test_play_a_few_moves_and_quit_cleanly(user_data):
+ENGLISH = re.compile(r"\b(the|you|your|Hints|Back|Quit|Help|Agent|played|takes|trails)\b")
+"""Words that give English away on a Spanish screen."""
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_play_a_few_moves_and_quit_cleanly(user_data, lang):
+    # once in each language: English by --lang in a Spanish environment, Spanish by the environment alone (es_EC)
     tutor_off(user_data)
-    session, done = start(user_data, "play", "--seed", "7", "--dealer", "1")
+    args = ("--lang", "en") if lang == "en" else ()
+    session, done = start(user_data, *args, "play", "--seed", "7", "--dealer", "1",
+                          env="LANGUAGE= LC_ALL= LC_MESSAGES= LANG=es_EC.UTF-8")
+    words = WORDS[lang]
     try:
-        wait_for(session, "your turn: press 1-5")
+        wait_for(session, words["turn"] + "5")
         for turn in range(2):
-            play_first_card(session, user_data, 2 * turn + 2)  # the real record has the move and the agent's reply
-            wait_for(session, "Agent played")
+            play_first_card(session, user_data, 2 * turn + 2, lang)  # the real record has the move and the reply
+            wait_for(session, words["played"])
         keys(session, "h")
-        wait_for(session, "Hints (h hides)")
-        wait_for(session, "[refined")  # the analysis refined the hints in its worker (cut short by its time cap if
-        # the Python core served while the compiled one loaded: core.fast)
-        assert "±" in screen(session)
-        leave_and_quit(session, done)
+        wait_for(session, words["hints"])
+        wait_for(session, words["refined"])  # the analysis refined the hints in its worker (cut short by its time
+        # cap if the Python core served while the compiled one loaded: core.fast)
+        shown = screen(session)
+        assert "±" in shown
+        if lang == "es":
+            assert " %" in shown and not ENGLISH.search(shown), shown  # "62 % ±3": es_EC's percent, no English
+        keys(session, "Escape")
+        wait_for(session, words["home"])
+        if lang == "es":
+            assert not ENGLISH.search(screen(session).replace("Cuarenta Tutor", "")), screen(session)
+        keys(session, "q")
+        assert until(done.exists), screen(session)
+        assert done.read_text().strip() == "0" and "Traceback" not in screen(session), screen(session)
         assert len(list((user_data / "games").glob("*.json"))) == 1
     finally:
         stop()
