@@ -264,8 +264,26 @@ def _ladder(data) -> Ladder:
 
 
 def save_ladder(ladder: Ladder, path=None) -> Path:
+    """Write the ladder atomically. It writes over what is stored: a game's result is `record_result` (counted on
+    the file as it is)."""
     return records.write_atomic(Path(path or ladder_path()),
                                 json.dumps({"schema_version": 1, "rung": ladder.rung, "games": ladder.games}))
+
+
+def record_result(game_id: str, won: bool, path=None) -> tuple[int, Ladder]:
+    """Count a finished adaptive game's result on the stored ladder as it is now (records.update_file: re-read
+    under its lock, so a result another process counted meanwhile stays, and a game is counted once); the rung
+    before it and the ladder after (its `problem`: load_ladder's, where the file was damaged and kept aside)."""
+    before = []
+
+    def count(ladder: Ladder) -> Ladder | None:
+        before.append(ladder.rung)
+        counted = len(ladder.games)
+        ladder.record(game_id, won)
+        return ladder if len(ladder.games) != counted else None
+
+    ladder = records.update_file(Path(path or ladder_path()), load_ladder, count, save_ladder)
+    return before[-1], ladder
 
 
 @dataclass(frozen=True)

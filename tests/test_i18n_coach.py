@@ -155,14 +155,17 @@ def test_progress_reads_in_spanish_with_its_plurals(spanish):
     lines = text.splitlines()
     assert lines[0] == "3 chicas contigo, 3 con precisión (la revisión con el análisis da la más fiel)"
     assert "ganada" in lines[1] and "precisión 55 %" in lines[1] and lines[1].endswith("contra nivel fuerte")
-    assert "Tu nivel: entre el bot aleatorio y el bot codicioso: precisión 55 % en tus 3 chicas más recientes " \
-           "(aleatorio 49 %, codicioso 62 %, experto 78 %)" in lines
+    assert "Tu nivel: juega 2 chicas más sin pistas para verlo" in lines  # three games claim no level
+    assert "Tu nivel: entre el bot aleatorio y el bot codicioso: precisión 55 % en tus 5 chicas más recientes " \
+           "(aleatorio 49 %, codicioso 62 %, experto 78 %)" in stats.report_text(_stats(5)).splitlines()
     assert "Errores por tipo: caída perdida 0, limpia perdida 0, suma perdida 0, caída regalada 6" in text
     assert "Contra nivel fuerte: 2 a favor y 1 en contra, de 3" in lines
     assert "Punto débil: caída regalada, 6 veces en tus 3 chicas más recientes; lección strategy-03-safe-trails" \
         in lines
     one = stats.report_text(_stats(1)).splitlines()
-    assert one[0].startswith("1 chica contigo, 1 con precisión") and "en tu 1 chica más reciente" in one[2]
+    assert one[0].startswith("1 chica contigo, 1 con precisión")
+    assert one[2] == "Tu nivel: juega 4 chicas más sin pistas para verlo"
+    assert "Tu nivel: juega 1 chica más sin pistas para verlo" in stats.report_text(_stats(4)).splitlines()
     assert not english_words(text.replace("strategy-03-safe-trails", ""))
     assert stats.report(_stats(1))["games"][0]["opponent"] == "level strong"  # JSON keeps the id
 

@@ -34,4 +34,4 @@ def test_the_check_command_runs_the_analysis_on_a_2v2_lesson(capsys):
     from cuarenta_tutor.resources import data_dir
 
     assert main([str(data_dir("lessons") / "strategy" / "08-partner-ronda.toml"), "--analysis"]) == 0
-    assert capsys.readouterr().out.startswith("1 lessons, ")
+    assert capsys.readouterr().out.startswith("1 lesson, ")

@@ -140,10 +140,10 @@ async def test_the_app_reads_the_settings_once_and_tells_what_was_wrong():
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert any("'grandmaster' is not a level of play" in m for m in app.messages)
-        write({"tutor": True, "model": "", "level": "beginner"})  # changed behind its back: not read again
-        app.change_settings(tutor=True)
-        assert app.settings == Settings(tutor=True, level="club")
-    assert load_settings() == (Settings(tutor=True, level="club"), [])
+        write({"tutor": False, "model": "", "level": "beginner"})  # changed behind its back (another process):
+        app.change_settings(tutor=True)  # only the field changed here is written, on the file as it is now
+        assert app.settings == Settings(tutor=True, level="beginner")
+    assert load_settings() == (Settings(tutor=True, level="beginner"), [])
 
 
 def test_a_new_games_options_are_one_checked_value():

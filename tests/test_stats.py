@@ -95,9 +95,13 @@ def test_level_and_weak_spot():
         return stats.GameStats(f"g{i}", "", f"2026-01-{i + 1:02d}", True, i % 2 == 0, "onnx", accuracy, 10, mistakes)
 
     assert stats.level([]) is None and stats.weak_spot([]) is None
-    assert "between the greedy bot and the expert bot" in stats.level([game(0, 70.0), game(1, 66.0)])["text"]
-    assert "below the random" in stats.level([game(0, 20.0)])["text"]
-    assert "at or above the expert" in stats.level([game(0, 90.0)])["text"]
+    def games(*accuracies):
+        return [game(i, a) for i, a in enumerate(accuracies)]
+
+    assert "between the greedy bot and the expert bot" in stats.level(games(70.0, 66.0, 70.0, 66.0, 68.0))["text"]
+    assert "below the random" in stats.level(games(*[20.0] * stats.LEVEL_GAMES))["text"]
+    assert "at or above the expert" in stats.level(games(*[90.0] * stats.LEVEL_GAMES))["text"]
+    assert stats.level(games(*[90.0] * (stats.LEVEL_GAMES - 1))) is None  # too few games to claim a level
     few = [game(i, 50.0, **{"missed caída": 1}) for i in range(2)]
     assert stats.weak_spot(few) is None  # twice is not yet a habit
     many = few + [game(2, 50.0, **{"missed caída": 1, "other": 9})]
@@ -115,7 +119,8 @@ def test_stats_command_prints_text_and_json(reviewed, capsys):
     assert [g["game_id"] for g in data["games"]] == [r.game_id for r in sorted(reviewed, key=lambda r: (r.created,
                                                                                                      r.game_id))]
     assert all(g["accuracy"] is not None for g in data["games"])  # the third from the network's notes in play
-    assert data["level"]["games"] == 3 and set(data["mistakes_by_kind"]) == set(KINDS)
+    assert data["level"] is None and data["level_needs_games"] == stats.LEVEL_GAMES - 3  # three games: no claim
+    assert set(data["mistakes_by_kind"]) == set(KINDS)
     assert sum(data["mistakes_by_kind"].values()) == sum(sum(g["mistakes"].values()) for g in data["games"]) > 0
     assert main(["stats"]) == 0
     text = capsys.readouterr().out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import stat
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -67,19 +68,55 @@ def file_sha256(path) -> str:
     return digest.hexdigest()
 
 
+_SESSIONS: dict = {}
+"""The checked sessions, (session, hidden size) by the model file's sha256: a model is loaded and checked once per
+process, and every agent and check on it shares that session (onnxruntime runs one session's calls from any thread;
+each agent keeps its own memory). A file changed since is another key: loaded anew."""
+_SESSIONS_LOCK = threading.Lock()
+KEEP_SESSIONS = 4
+"""The models kept loaded (the person's few, the shipped one); the one unused longest goes first."""
+
+
 def load_session(path):
-    """An onnxruntime session on one thread, with the model checked against this code."""
+    """An onnxruntime session on one thread, with the model checked against this code: loaded once per process
+    for each version of the file (`_SESSIONS`)."""
+    session, hidden, _sha = _checked_session(path)
+    return session, hidden
+
+
+def _checked_session(path) -> tuple:
+    """(session, hidden size, the file's sha256) of the model at `path`, the session shared (`_SESSIONS`)."""
     path = Path(path)
     what = model_file_problem(path)
     if what:
         raise ModelError(_("{what}. The shipped model is {shipped}; reinstall cuarenta-tutor, or {fix}").format(
             what=what, shipped=f"models/{DEFAULT_MODEL}", fix=reexport()))
     try:
+        sha = file_sha256(path)
+    except OSError as err:
+        raise _unusable(path, err.strerror or err) from None
+    with _SESSIONS_LOCK:
+        found = _SESSIONS.pop(sha, None)
+        if found is None:
+            found = _load_checked(path)
+        _SESSIONS[sha] = found  # the newest last
+        while len(_SESSIONS) > KEEP_SESSIONS:
+            del _SESSIONS[next(iter(_SESSIONS))]
+    return (*found, sha)
+
+
+def _unusable(path, error) -> ModelError:
+    return ModelError(_("{path} is not a usable ONNX model (damaged or truncated?): {error}. Replace it with the "
+                        "shipped one, or {fix}").format(path=path, error=str(error).splitlines()[0][:200],
+                                                        fix=reexport()))
+
+
+def _load_checked(path: Path) -> tuple:
+    """(session, hidden size) of the model at `path`, loaded and checked against this code (ModelError if not)."""
+    try:
         session = one_thread_session(path)
     except Exception as err:  # onnxruntime raises its own exception types for unreadable files
-        raise ModelError(_("{path} is not a usable ONNX model (damaged or truncated?): {error}. Replace it with the "
-                           "shipped one, or {fix}").format(path=path, error=str(err).splitlines()[0][:200],
-                                                           fix=reexport())) from None
+        raise _unusable(path, err) from None
     hidden, width = check_metadata(session.get_modelmeta().custom_metadata_map, str(path))
     inputs = session.get_inputs()
     names = [i.name for i in inputs]
@@ -134,8 +171,7 @@ class OnnxPolicy(BasePolicy):
         super().__init__(rng)
         self.blunder = blunder
         self.path = Path(path) if path else default_model_path()
-        self.session, self.hidden = load_session(self.path)
-        self.model_id = file_sha256(self.path)
+        self.session, self.hidden, self.model_id = _checked_session(self.path)  # shared with every agent on it
         self.temperature = temperature
         self.name = "onnx" if path is None else f"onnx:{self.path}"
         self.width = obs_width(self.session)

@@ -37,7 +37,7 @@ from ..engine import (
 )
 from ..i18n import _
 from ..narrator import Narrator, move_name
-from ..players import LEVELS, Level, compiled, load_ladder, rung_name, save_ladder
+from ..players import LEVELS, Level, compiled, load_ladder, record_result, rung_name
 from ..players import make as make_player
 from ..table import Table
 
@@ -136,6 +136,9 @@ class GameSession:
         self.last: MoveReport | None = None
         self.agent_last: tuple | None = None
         """(state before, Decision or None, name) of the agent's last move when the game was resumed."""
+        self.hinted_at: int | None = None
+        """The move (its ply) for which help was shown to the person (`hints_shown`): played, it is recorded as
+        chosen with a hint shown (records.MoveEntry.hinted)."""
 
     @property
     def uncalibrated(self) -> str | None:
@@ -239,10 +242,7 @@ class GameSession:
         folder); what changed, in words, or None for a game of another level."""
         if not self.adaptive or not self.over:
             return None
-        ladder = load_ladder()
-        before = ladder.rung
-        ladder.record(self.record.game_id, self.state.winner == (HUMAN & 1))
-        save_ladder(ladder)
+        before, ladder = record_result(self.record.game_id, self.state.winner == (HUMAN & 1))
         if ladder.rung == before:
             return _("Adaptive level: it stays at {rung}.").format(rung=rung_name(ladder.spec))
         if ladder.rung > before:
@@ -257,11 +257,21 @@ class GameSession:
         """The coach's view of the person's position: probabilities and win % for every legal move."""
         return self.helper.decide(self.state)
 
+    def hints_shown(self) -> None:
+        """Note that help is on show for the person's decision now (the hints, refined or not; the tutor's warning):
+        the move they make here is recorded as chosen with a hint shown, and the level estimate leaves it out
+        (coach/stats.py). `hints` and `quick_hints` note it themselves."""
+        if self.human_turn:
+            self.hinted_at = len(self.record.moves)
+
     def hints(self) -> list[coach.MoveHint]:
+        self.hints_shown()
         return coach.hints(self.state, self.coach_decision())
 
     def quick_hints(self) -> list:
-        """The person's moves with the network's win % after each (at once), best first."""
+        """The person's moves with the network's win % after each (at once), best first (noted as shown:
+        `hints_shown`)."""
+        self.hints_shown()
         return coach.quick_hints(self.state, self.coach_decision(), self.one_pass)
 
     def request(self) -> Request:
@@ -297,8 +307,7 @@ class GameSession:
             raise IllegalMove(_("you have not played a move to take back"), "nothing_to_take_back")
         record = self.record
         kept = (list(record.moves), list(record.takebacks), record.updated)
-        taken = [{"seat": m.seat, "action": m.action, "card": m.card, "annotation": m.annotation}
-                 for m in record.moves[last:]]
+        taken = [records.move_json(m) for m in record.moves[last:]]
         record.moves = record.moves[:last]
         record.takebacks = [*record.takebacks, {"ply": last, "moves": taken}]
         record.updated = records.now()
@@ -309,6 +318,7 @@ class GameSession:
             raise SaveError(err, self.folder or records.games_dir()) from None
         session = GameSession.from_record(record, self.model_path, self.folder)
         session.analysis_settings, session.coach_preset = self.analysis_settings, self.coach_preset
+        session.hinted_at = last  # chosen again knowing the coach's note on the move taken back
         return session
 
     def options_for(self, card: int) -> list[CaptureOption]:
@@ -328,7 +338,7 @@ class GameSession:
             note = coach.from_analysis(analysis, action, ply, self.coach_preset)
         else:
             note = coach.annotate(self.state, decision, action, ply, self.coach_preset, self.one_pass)
-        report = self._play(action, card, decision, note)
+        report = self._play(action, card, decision, note, hinted=self.hinted_at == ply)
         self.win_history.append(note.win_after)
         return report
 
@@ -352,12 +362,12 @@ class GameSession:
             decision = self.agent_decision(self.request())
         return self._play(decision.action, None, decision, None)
 
-    def _play(self, action, card, decision, note) -> MoveReport:
+    def _play(self, action, card, decision, note, hinted: bool = False) -> MoveReport:
         """Save the move, then make it: both happen or neither (SaveError says why and what to do). The move is
         worked out once, saved, and that same step is made at the table."""
         step = self.table.move(action, card, decision)  # IllegalMove says why not; nothing changed yet
         kept = (list(self.record.moves), list(self.record.decks), self.record.result, self.record.updated)
-        self.record.add_move(step.seat, action, step.card, note, after=step.after)
+        self.record.add_move(step.seat, action, step.card, note, after=step.after, hinted=hinted)
         try:
             records.save(self.record, self.folder)
         except OSError as err:

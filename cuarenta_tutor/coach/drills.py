@@ -6,8 +6,10 @@ and the analysis of every legal move there, so any answer gets its numbers and t
 
 The schedule is Leitner's boxes: a right answer moves a drill up a box and it comes back after that box's
 days (1, 3, 7, 16, 35); a wrong one puts it back in box 0, due at once. The deck is one JSON file in the user
-data folder, written atomically after every answer. A damaged file is reported and kept aside (renamed, never
-deleted) before a new one is written; a damaged drill in it is reported, skipped and written back as it was.
+data folder, written atomically after every answer, each change made on the file as it is then (re-read under its
+lock: records.update_file), so two apps open at once never drop each other's drills or answers. A damaged file is
+reported and kept aside (renamed, never deleted) before a new one is written; a damaged drill in it is reported,
+skipped and written back as it was.
 """
 
 from __future__ import annotations
@@ -245,20 +247,43 @@ def _deck(data) -> dict:
 
 
 def save_deck(deck: Deck, path=None) -> Path:
-    """Write the deck atomically; a file there that is not a deck is first kept aside (records.read_json)."""
+    """Write the deck atomically; a file there that is not a deck is first kept aside (records.read_json). It writes
+    over what is stored: a change to the stored deck is `add_drills` or `save_answered` (made on the file as it is)."""
     path = Path(path or deck_path())
     try:
         records.read_json(path, "the drill deck", _deck, max_bytes=MAX_BYTES, missing=None, then="")
     except records.FileError:
         pass
-    text = json.dumps({"schema_version": SCHEMA, "drills": [d.to_json() for d in deck.drills] + deck.kept})
+    fields = Drill.__dataclass_fields__  # to_json's values, not copied: written as they are (a deck is rewritten often)
+    text = json.dumps({"schema_version": SCHEMA,
+                       "drills": [{name: getattr(d, name) for name in fields} for d in deck.drills] + deck.kept})
     return records.write_atomic(path, text)
 
 
 def add_drills(drills, path=None) -> tuple[int, list]:
-    """Add new drills to the stored deck: (how many were new, the deck's problems)."""
-    deck = load_deck(path)
-    added = deck.add(drills)
-    if added:
-        save_deck(deck, path)
-    return added, deck.problems
+    """Add new drills to the stored deck, as it is now (records.update_file: re-read under its lock, so drills
+    another process added or answered meanwhile stay): (how many were new, the deck's problems)."""
+    added = []
+
+    def add(deck: Deck) -> Deck | None:
+        added.append(deck.add(drills))
+        return deck if added[-1] else None
+
+    deck = records.update_file(Path(path or deck_path()), load_deck, add, save_deck)
+    return added[-1], deck.problems
+
+
+def save_answered(drill: Drill, path=None) -> Deck:
+    """Keep one answered drill in the stored deck, as it is now (records.update_file: re-read under its lock): that
+    drill replaced by its id (added where the deck no longer holds it), every other drill as stored, so drills
+    another process added or answered meanwhile stay; returns the deck as written (its `problems`: what could not be
+    read). The drills screen calls this after each answer, never `save_deck` of the deck it read before."""
+    def keep(deck: Deck) -> Deck:
+        at = next((i for i, d in enumerate(deck.drills) if d.id == drill.id), None)
+        if at is None:
+            deck.drills.append(drill)
+        else:
+            deck.drills[at] = drill
+        return deck
+
+    return records.update_file(Path(path or deck_path()), load_deck, keep, save_deck)

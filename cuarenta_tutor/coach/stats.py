@@ -2,7 +2,8 @@
 you play at; and the kind of mistake you repeat, with the lesson that teaches it.
 
 The games folder is the source; `stats.json` in the user data folder caches each game's figures by the game's
-last update, so a long history opens at once. A damaged cache is reported, kept aside and rebuilt from the
+last update, so a long history opens at once; it is written on the file as it is then (re-read under its lock),
+so what another process cached meanwhile stays. A damaged cache is reported, kept aside and rebuilt from the
 games; a damaged game is reported and skipped, as in the saved-games list.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from .. import records
@@ -26,6 +28,11 @@ BOTS = (("random", 49.1), ("greedy", 62.3), ("expert", 77.6))
 of the level estimate."""
 RECENT = 10
 """Games the level estimate and the weak spots look back on."""
+LEVEL_GAMES = 5
+"""Games with moves of yours chosen without a hint before a level is claimed. One game's accuracy rests on a dozen or
+two of your decisions and swings with the cards dealt, by more than the 13 to 15 points between two bots (BOTS):
+after one good game "at or above the expert bot" says nothing. The mean of five games swings less than half as much
+(1/sqrt(5)), enough to place you between two bots, and five games are an evening's play, not a chore."""
 REPEATED = 3
 """Mistakes of one kind in the recent games that make it a weak spot."""
 
@@ -46,6 +53,16 @@ class GameStats:
     """The person's moves with an annotation."""
     mistakes: dict = field(default_factory=dict)
     """Mistakes and blunders by kind (coach/kinds.py)."""
+    hinted: int = 0
+    """The person's moves chosen with a hint shown (records.MoveEntry.hinted)."""
+    unaided: float | None = None
+    """The accuracy over the moves chosen without a hint shown, the level's figure; None when no such move has an
+    annotation. In a game with no hinted move it is `accuracy` (so figures cached before hints were recorded, and
+    older records, read so)."""
+
+    def __post_init__(self):
+        if not self.hinted:
+            self.unaided = self.accuracy
 
 
 def game_stats(record) -> GameStats | None:
@@ -54,6 +71,7 @@ def game_stats(record) -> GameStats | None:
     if seat is None:
         return None
     notes = [(i, n) for i, m in enumerate(record.moves) if m.seat == seat and (n := read(m.annotation))]
+    unaided = [n for i, n in notes if not record.moves[i].hinted]
     mistakes: dict = {}
     if any(n.klass.is_mistake_or_worse for _i, n in notes):
         states = records.replay(record)
@@ -67,7 +85,8 @@ def game_stats(record) -> GameStats | None:
     opponent = f"level {record.level}" if record.level else (others[0].player if others else "?") + model
     return GameStats(record.game_id, record.updated, record.created, record.result is not None, won,
                      opponent, game_accuracy([n for _i, n in notes]),
-                     len(notes), mistakes)
+                     len(notes), mistakes, sum(m.hinted for m in record.moves if m.seat == seat),
+                     game_accuracy(unaided) if unaided else None)
 
 
 def _cache(data) -> dict:
@@ -78,7 +97,9 @@ def _cache(data) -> dict:
     for g in data["games"]:
         stats = GameStats(**g)
         if not (isinstance(stats.game_id, str) and isinstance(stats.updated, str) and isinstance(stats.mistakes, dict)
-                and (stats.accuracy is None or (type(stats.accuracy) in (int, float) and 0 <= stats.accuracy <= 100))):
+                and type(stats.hinted) is int and stats.hinted >= 0
+                and all(x is None or (type(x) in (int, float) and 0 <= x <= 100)
+                        for x in (stats.accuracy, stats.unaided))):
             raise ValueError(_("the figures of game {id!r} are not figures of a game").format(id=stats.game_id))
         cache[stats.game_id] = stats
     return cache
@@ -102,7 +123,7 @@ def load(folder=None, path=None) -> tuple[list[GameStats], list[str]]:
     out, changed = [], bool(problems)
     for file in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
-            record = records.load(file)
+            record = records.load_replayed(file)  # moves that do not replay: skipped, as in the saved-games list
             stats = cache.get(record.game_id)
             if stats is None or stats.updated != record.updated:
                 stats, changed = game_stats(record), True
@@ -114,11 +135,50 @@ def load(folder=None, path=None) -> tuple[list[GameStats], list[str]]:
     out.sort(key=lambda s: (s.created, s.game_id))
     if changed or len(out) != len(cache):
         try:
-            records.write_atomic(path, json.dumps({"schema_version": SCHEMA, "games": [asdict(s) for s in out]}))
+            _store(path, folder, out, problems)
         except OSError as err:
             problems.append(_("the stats file {path} could not be written ({error}); nothing else is affected").format(
                 path=path, error=err))
     return out, problems
+
+
+def _store(path: Path, folder: Path, games: list, problems: list) -> None:
+    """Write the figures of `games` into the cache as it is now (records.update_file: re-read under its lock), so
+    the figures another process cached meanwhile stay: a game only there while its file is in `folder`; a game in
+    both with the figures of its later update (ours where they tie). A damaged cache read here is kept aside and
+    said in `problems`, as `load` does."""
+    mine = {g.game_id: g for g in games}
+
+    def read(where: Path) -> dict:
+        try:
+            return records.read_json(where, "the stats file", _cache, max_bytes=MAX_BYTES, missing={},
+                                     then=_("it is rebuilt from your saved games"))
+        except records.FileError as err:
+            problems.append(str(err))
+            return {}
+
+    def merge(cache: dict) -> list:
+        merged = dict(mine)
+        for game_id, theirs in cache.items():
+            if game_id in mine:
+                if _later(theirs.updated, mine[game_id].updated):
+                    merged[game_id] = theirs
+            elif (folder / f"{game_id}.json").exists():
+                merged[game_id] = theirs
+        return sorted(merged.values(), key=lambda g: (g.created, g.game_id))
+
+    def write(cached: list, where: Path) -> None:
+        records.write_atomic(where, json.dumps({"schema_version": SCHEMA, "games": [asdict(g) for g in cached]}))
+
+    records.update_file(path, read, merge, write)
+
+
+def _later(one: str, other: str) -> bool:
+    """Whether the time `one` is after `other` (ISO 8601; False where either is not such a time)."""
+    try:
+        return datetime.fromisoformat(one) > datetime.fromisoformat(other)
+    except (TypeError, ValueError):
+        return False
 
 
 def mistakes_by_kind(games) -> dict:
@@ -138,10 +198,11 @@ def results_by_opponent(games) -> dict:
 
 
 def level(games) -> dict | None:
-    """Your level from the mean accuracy of your recent reviewed games, against the bots' accuracy: {"accuracy",
-    "games", "text"}; None before any reviewed game."""
-    recent = [g.accuracy for g in games if g.accuracy is not None][-RECENT:]
-    if not recent:
+    """Your level from the mean accuracy of your recent games over the moves you chose without a hint shown (a move
+    played from a hint is the coach's, not yours), against the bots' accuracy: {"accuracy", "games", "text"}; None
+    before LEVEL_GAMES such games (`level_needs` says how many more)."""
+    recent = [g.unaided for g in games if g.unaided is not None][-RECENT:]
+    if len(recent) < LEVEL_GAMES:
         return None
     acc = sum(recent) / len(recent)
     below = [name for name, a in BOTS if a <= acc]
@@ -154,6 +215,11 @@ def level(games) -> dict | None:
         text = _("between the {lower} bot and the {upper} bot").format(lower=bot_name(below[-1]),
                                                                         upper=bot_name(above[0]))
     return {"accuracy": round(acc, 1), "games": len(recent), "text": text}
+
+
+def level_needs(games) -> int:
+    """How many more games with moves chosen without a hint `level` needs (0: it makes its claim)."""
+    return max(0, LEVEL_GAMES - sum(g.unaided is not None for g in games))
 
 
 def bot_name(name: str) -> str:
@@ -188,7 +254,7 @@ def report(games) -> dict:
                        round(g.accuracy, 1), "won": g.won, "opponent": g.opponent, "mistakes": g.mistakes}
                       for g in games],
             "mistakes_by_kind": mistakes_by_kind(games), "results_by_opponent": results_by_opponent(games),
-            "level": level(games), "weak_spot": weak_spot(games)}
+            "level": level(games), "level_needs_games": level_needs(games), "weak_spot": weak_spot(games)}
 
 
 def report_text(games) -> str:
@@ -210,8 +276,11 @@ def report_text(games) -> str:
         mine = ngettext("{level}: accuracy {accuracy} over your last {n} game ({bots})",
                         "{level}: accuracy {accuracy} over your last {n} games ({bots})", lv["games"]).format(
             level=lv["text"], accuracy=percent(lv["accuracy"]), n=lv["games"], bots=bots)
-    else:
+    elif not rated:
         mine = _("review a game to see it")
+    else:
+        mine = ngettext("play {n} more game without hints to see it", "play {n} more games without hints to see it",
+                        level_needs(games)).format(n=level_needs(games))
     lines.append(_("Your level: {level}").format(level=mine))
     lines.append(_("Mistakes by kind: {kinds}").format(
         kinds=", ".join(f"{label(k)} {n}" for k, n in mistakes_by_kind(games).items())))

@@ -126,17 +126,18 @@ def warm() -> float:
 def _warm_parts() -> None:
     """Each part of the core compiled or loaded: what no other process is compiling now first, then the rest from
     the disk cache once the process at it is done."""
+    from ..records.lock import file_lock
     from .jit import cache_dir
 
     later = []
     for name, part in (("play", _warm_play), ("encode", _warm_encode)):
-        with _file_lock(cache_dir() / f"warm-{name}.lock", wait=False) as lock:
+        with file_lock(cache_dir() / f"warm-{name}.lock", wait=False) as lock:
             if lock.held:
                 part()
                 continue
         later.append((name, part))
     for name, part in later:
-        with _file_lock(cache_dir() / f"warm-{name}.lock"):
+        with file_lock(cache_dir() / f"warm-{name}.lock"):
             part()
     try:
         (cache_dir() / WHOLE).touch()
@@ -164,32 +165,6 @@ def _set_cache_aside():
 def notice() -> str | None:
     """What a warm had to do that the person should hear of (a damaged cache set aside), once; None if nothing."""
     return _WARM.pop("notice", None)
-
-
-class _file_lock:
-    """An exclusive lock on a file while inside (`held`: whether it was got; without `wait`, not when another
-    process holds it). Where fcntl is missing there is no lock and it is always held."""
-
-    def __init__(self, path, wait: bool = True):
-        self.path, self.wait, self.file, self.held = path, wait, None, False
-
-    def __enter__(self):
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - not on Linux or macOS
-            self.held = True
-            return self
-        self.file = open(self.path, "a")  # noqa: SIM115 - held until __exit__
-        try:
-            fcntl.flock(self.file, fcntl.LOCK_EX | (0 if self.wait else fcntl.LOCK_NB))
-            self.held = True
-        except BlockingIOError:
-            self.held = False
-        return self
-
-    def __exit__(self, *exc):
-        if self.file is not None:
-            self.file.close()  # closing releases the lock
 
 
 def _rules():

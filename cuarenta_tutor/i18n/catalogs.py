@@ -208,8 +208,13 @@ def compile_all(lang: str = "es") -> list[Path]:
 
 
 def mo_bytes(catalog) -> bytes:
+    """The `.mo` of a catalog, the same bytes whenever it is compiled: Babel stamps a `.po` without a
+    POT-Creation-Date with the time of reading, so the stamp is fixed here (the `.po`'s history is git's)."""
+    from datetime import datetime, timezone
+
     from babel.messages.mofile import write_mo
 
+    catalog.creation_date = datetime(2026, 1, 1, tzinfo=timezone.utc)
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
     return buffer.getvalue()

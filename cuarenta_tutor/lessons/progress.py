@@ -54,8 +54,22 @@ def _progress(data) -> Progress:
     return Progress({k: set(v) for k, v in data["solved"].items()})
 
 
+def mark_solved(lesson_id: str, position_id: str, path=None) -> Progress:
+    """Mark a position solved in the stored progress as it is now (records.update_file: re-read under its lock, so
+    what another process marked meanwhile, in this lesson or another, stays); the progress as written (its
+    `problem`: load_progress's, where the file was damaged and kept aside)."""
+    def mark(progress: Progress) -> Progress | None:
+        if progress.is_solved(lesson_id, position_id):
+            return None
+        progress.mark(lesson_id, position_id)
+        return progress
+
+    return records.update_file(Path(path or progress_path()), load_progress, mark, save_progress)
+
+
 def save_progress(progress: Progress, path=None) -> Path:
-    """Write the progress atomically; returns the path."""
+    """Write the progress atomically; returns the path. It writes over what is stored: a position solved is
+    `mark_solved` (marked on the file as it is)."""
     solved = {k: sorted(v) for k, v in sorted(progress.solved.items())}
     return records.write_atomic(Path(path or progress_path()),
                                 json.dumps({"schema_version": 1, "solved": solved}, indent=1))

@@ -68,13 +68,26 @@ class SeatEntry:
 
 @dataclass(frozen=True)
 class MoveEntry:
-    """One move as recorded: the seat, the action id, the card played ("7h"), the coach's annotation."""
+    """One move as recorded: the seat, the action id, the card played ("7h"), the coach's annotation, and whether
+    it was chosen with a hint shown."""
 
     seat: int
     action: int
     card: str
     annotation: dict | None = None
     """The coach's Annotation as a dict (`coach.Annotation.to_dict()`), or None."""
+    hinted: bool = False
+    """Whether the person chose it with help shown for that decision (the hints, the tutor's warning, or the
+    coach's note on a move taken back there): the level estimate (coach/stats.py) leaves it out. In the file only
+    when true (`"hinted": true`), so a game without hints is written as before and an older record reads as none."""
+
+
+def move_json(m: MoveEntry) -> dict:
+    """A move as the file keeps it (in `moves` and in `takebacks`)."""
+    out = {"seat": m.seat, "action": m.action, "card": m.card, "annotation": m.annotation}
+    if m.hinted:
+        out["hinted"] = True
+    return out
 
 
 @dataclass(frozen=True)
@@ -129,13 +142,15 @@ class GameRecord:
         """The dealer of this game: its recorded decks, then the seed's."""
         return Dealer(self.seed, [[parse_card(c) for c in d] for d in self.decks])
 
-    def add_move(self, seat: int, action: int, card, annotation=None, after: State | None = None) -> None:
-        """Append a move (`card` an id or string, `annotation` a dict or has `to_dict()`); with `after`, the
-        state after the move, also note the deck of a hand it started and the result if it ended the game."""
+    def add_move(self, seat: int, action: int, card, annotation=None, after: State | None = None,
+                 hinted: bool = False) -> None:
+        """Append a move (`card` an id or string, `annotation` a dict or has `to_dict()`, `hinted` whether it was
+        chosen with a hint shown: MoveEntry); with `after`, the state after the move, also note the deck of a hand
+        it started and the result if it ended the game."""
         if annotation is not None and not isinstance(annotation, dict):
             annotation = annotation.to_dict()
         card = card_str(parse_card(card) if isinstance(card, str) else card, ascii_only=True)
-        self.moves.append(MoveEntry(int(seat), int(action), card, annotation))
+        self.moves.append(MoveEntry(int(seat), int(action), card, annotation, bool(hinted)))
         self.updated = now()
         if after is not None:
             self.finish(after)
@@ -175,8 +190,7 @@ def to_json(record: GameRecord) -> dict:
     out = {name: getattr(record, name) for name in _FIELDS}
     out["seats"] = [asdict(s) for s in record.seats]
     # written out by hand: asdict deep-copies every annotation, and a record is saved after every move
-    out["moves"] = [{"seat": m.seat, "action": m.action, "card": m.card, "annotation": m.annotation}
-                    for m in record.moves]
+    out["moves"] = [move_json(m) for m in record.moves]
     out["model"] = record.model and asdict(record.model)
     out["result"] = record.result and {"winner": record.result.winner, "scores": list(record.result.scores)}
     if record.takebacks:  # only then: a game without takebacks is written as before
@@ -206,7 +220,7 @@ def _is_deck(deck) -> bool:
 def _is_move(m, n: int) -> bool:
     return (isinstance(m, dict) and _is_int(m.get("seat")) and 0 <= m["seat"] < n and _is_int(m.get("action"))
             and 0 <= m["action"] < N_ACTIONS and isinstance(m.get("annotation"), (dict, type(None)))
-            and _parses(parse_card, m.get("card")))
+            and isinstance(m.get("hinted", False), bool) and _parses(parse_card, m.get("card")))
 
 
 def _problem(d: dict) -> str | None:
@@ -262,7 +276,7 @@ def _problem(d: dict) -> str | None:
     ]
     return next((what() for ok, what in checks if not ok()), None) or next((
         _("move {n} is not a {entry} entry").format(n=i + 1, entry=f"{{seat, action 0..{N_ACTIONS - 1}, card, "
-                                                                   "annotation}")
+                                                                   "annotation, hinted}")
         for i, m in enumerate(d["moves"]) if not _is_move(m, n)), None)
 
 
@@ -285,7 +299,8 @@ def from_json(data, source: str = "the record") -> GameRecord:
     if bad:
         raise RecordError(_("{source} is a damaged Cuarenta game record: {problem}; delete it or restore it from a "
                             "backup").format(source=source, problem=bad))
-    moves = [MoveEntry(m["seat"], m["action"], m["card"], m.get("annotation")) for m in d["moves"]]
+    moves = [MoveEntry(m["seat"], m["action"], m["card"], m.get("annotation"), m.get("hinted", False))
+             for m in d["moves"]]
     result = d["result"] and Result(d["result"]["winner"], tuple(d["result"]["scores"]))
     model = d["model"] and ModelRef(d["model"]["id"], d["model"]["path"])
     return GameRecord(version, d["game_id"], d["created"], d["updated"], Rules().with_options(**d["rules"]).to_dict(),

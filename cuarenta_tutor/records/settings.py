@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..engine import PLAYER_COUNTS, PRESETS
 from ..i18n import LANGUAGES, _
+from .lock import update_file
 from .reader import FileError, read_json, refuse
 from .store import data_dir, write_atomic
 
@@ -159,8 +160,30 @@ def _repair(path: Path, settings: Settings, problem: str) -> str:
     return str(err)
 
 
+def update_settings(path=None, **changes) -> tuple[Settings, list[str]]:
+    """Change the fields named in `changes` (`update_settings(level="strong")`) on the settings file as it is now
+    (records.update_file: re-read under its lock, so a field another process changed meanwhile stays) and write it;
+    the settings as written and what the person must be told about the file (load_settings's: a damaged file is
+    kept aside and said, never reset in silence). A value that is not a setting raises, as Settings does, before
+    anything is read."""
+    replace(Settings(), **changes)  # checked first: a wrong value changes nothing
+    told: list[str] = []
+
+    def read(where: Path) -> Settings:
+        settings, problems = load_settings(where)
+        told.extend(problems)
+        return settings
+
+    def change(settings: Settings) -> Settings | None:
+        changed = replace(settings, **changes)
+        return None if changed == settings else changed
+
+    return update_file(Path(path or settings_path()), read, change, save_settings), told
+
+
 def save_settings(settings: Settings, path=None) -> Path:
-    """Write the settings atomically (a temp file renamed over the old one: records.write_atomic)."""
+    """Write the settings atomically (a temp file renamed over the old one: records.write_atomic). It writes over
+    what is stored: a change of some fields is `update_settings` (made on the file as it is)."""
     if not isinstance(settings, Settings):
         raise TypeError(f"save_settings takes Settings, not {type(settings).__name__}")
     return write_atomic(Path(path or settings_path()), json.dumps(settings.to_json(), indent=1))

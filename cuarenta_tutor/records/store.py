@@ -2,7 +2,8 @@
 
 One file per game, `<games folder>/<game_id>.json`, rewritten atomically after every move, so a crash
 loses nothing and an unfinished game can be resumed. A damaged, foreign or newer file raises
-`RecordError` (never anything else), and `list_games` skips it with a message.
+`RecordError` (never anything else), and `list_games` skips it with a message, as it does a record whose moves
+do not replay (`load_replayed`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 from ..i18n import _
 from ..resources import DATA_ENV, user_data_dir  # noqa: F401 (DATA_ENV: records exports it)
 from .reader import read_json
-from .record import GameRecord, RecordError, from_json, result_text, to_json
+from .record import GameRecord, RecordError, from_json, replay, result_text, to_json
 
 MAX_BYTES = 20 << 20  # a record is tens of kilobytes; a larger file is not one (and is not read into memory)
 
@@ -120,6 +121,41 @@ def load(path) -> GameRecord:
                      error=RecordError)
 
 
+_REPLAYED: dict = {}
+"""Per game file (its absolute path), the identity (size, mtime_ns, inode, device) of the version last found to
+replay. A record that does not replay is not kept: it is checked again each time (it is rare, and its message is
+then in the language in use)."""
+
+
+def _identity(path: Path) -> tuple | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None  # load says what is wrong
+    return info.st_size, info.st_mtime_ns, info.st_ino, info.st_dev
+
+
+def load_replayed(path) -> GameRecord:
+    """`load`, then the record's moves replayed: a record edited by hand can be well-formed and still hold a move
+    that does not fit its game, and would be listed, then refused when opened. RecordError names the file and the
+    move. What the saved-games list and the progress figures read. The replay is kept by the file's identity
+    (path, size, mtime_ns, inode: `_REPLAYED`, in this process), so a list shown again replays only the files
+    saved since; the identity is taken before the file is read, so a file replaced meanwhile is checked again."""
+    path = Path(path)
+    key, identity = os.path.abspath(path), _identity(path)
+    record = load(path)
+    if identity is None or _REPLAYED.get(key) != identity:
+        try:
+            replay(record)
+        except RecordError as err:
+            _REPLAYED.pop(key, None)
+            raise RecordError(_("the game record {path} does not replay: {error}; move it out of the games folder, "
+                                "or restore it from a backup").format(path=path, error=err)) from None
+        if identity is not None:
+            _REPLAYED[key] = identity
+    return record
+
+
 @dataclass(frozen=True)
 class GameSummary:
     """One line of the saved-games list: `result` as "you won 42-30" / "you lost 30-42" / "Ana won 41-12" (no
@@ -162,15 +198,16 @@ def _when(text: str) -> float:
 
 
 def list_games(folder=None, accuracy=None) -> tuple[list[GameSummary], list[str]]:
-    """The saved games, newest first, and one message per file skipped (damaged, foreign, newer, unreadable).
-    `accuracy`: see `summarize` (`coach.summary_accuracy` gives the game accuracy a review shows)."""
+    """The saved games, newest first, and one message per file skipped (damaged, foreign, newer, unreadable, moves
+    that do not replay: `load_replayed`). `accuracy`: see `summarize` (`coach.summary_accuracy` gives the game
+    accuracy a review shows)."""
     folder = Path(folder) if folder is not None else games_dir()
     if not folder.is_dir():
         return [], []
     found, skipped = [], []
     for path in sorted(folder.glob("*.json")):
         try:
-            found.append(summarize(load(path), path, accuracy))
+            found.append(summarize(load_replayed(path), path, accuracy))
         except RecordError as err:
             skipped.append(_("{error} (it was skipped)").format(error=err))
     found.sort(key=lambda s: (_when(s.created), s.game_id), reverse=True)

@@ -239,10 +239,13 @@ class CuarentaApp(App):
     def change_settings(self, **changes) -> None:
         """Keep changed settings (a new value) and write them; a file that cannot be written is a message."""
         self.settings = replace(self.settings, **changes)
-        try:
-            files.save_settings(self.settings)
+        try:  # only these fields, on the file as it is now (another process may have changed others)
+            self.settings, told = files.update_settings(**changes)
         except OSError as err:
             self.report_error(err)
+            return
+        for problem in told:
+            self.notify(problem, title=_("Your settings"), severity="warning", timeout=12, markup=False)
 
     # ---- errors: a message, never a traceback ---------------------------------------------
     def notify(self, message: str, *, title: str = "", severity="information", timeout=None, markup=True) -> None:

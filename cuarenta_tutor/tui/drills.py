@@ -169,7 +169,7 @@ class DrillScreen(Screen):
         right, text = self.drill.answer(action, self.now())
         self.answered, self.told = True, (right, text)
         try:
-            files.save_deck(self.deck)
+            self.deck = files.save_answered(self.drill)  # merged with drills another process added meanwhile
         except OSError as err:
             self.app.report_error(err)
         box = self.show_feedback()

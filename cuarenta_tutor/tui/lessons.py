@@ -188,9 +188,7 @@ class LessonView(Screen):
         right, text = files.feedback(position, self.moves[n - 1])
         self.answered, self.picked = (right, text), self.moves[n - 1]
         if right:
-            progress = files.load_progress()
-            progress.mark(self.lesson.id, position.id)
-            files.save_progress(progress)
+            files.mark_solved(self.lesson.id, position.id)  # merged with progress another process saved
         self.show_position()
         self.call_after_refresh(self.query_one("#feedback", Static).scroll_visible, animate=False)
 
