@@ -243,7 +243,7 @@ def load_ladder(path=None) -> Ladder:
     kept aside: records.read_json)."""
     path = Path(path or ladder_path())
     try:
-        return records.read_json(path, "the level file", _ladder, max_bytes=1 << 22, missing=None,
+        return records.read_json(path, _("the level file"), _ladder, max_bytes=1 << 22, missing=None,
                                  then=_("the adaptive level starts again at {rung}").format(
                                      rung=rung_name(RUNGS[START_RUNG]))) or Ladder()
     except records.FileError as err:

@@ -97,3 +97,14 @@ def test_a_paragraph_text_is_translated_paragraph_by_paragraph():
     i18n.set_language("es")
     text = "Back\n\nnot a message of ours"
     assert i18n.paragraphs(text) == i18n._("Back") + "\n\nnot a message of ours"
+
+
+def test_a_damaged_file_is_named_in_the_language_of_the_message(spanish, user_data):
+    """The checked reader names the kind of file inside its sentence: in Spanish, in Spanish ("el mazo de
+    ejercicios", not "the drill deck")."""
+    from cuarenta_tutor.coach.drills import deck_path, load_deck
+
+    user_data.mkdir(parents=True, exist_ok=True)
+    deck_path().write_text("{broken")
+    problem = load_deck().problems[0]
+    assert "el mazo de ejercicios" in problem and "the drill deck" not in problem, problem

@@ -31,6 +31,7 @@ from ..agents.onnx_policy import OnnxPolicy, default_model_path, file_sha256
 from ..core.observations import compiled_agent
 from ..engine import PLAYER_COUNTS, Rules
 from ..engine.rules import PRESETS, preset, preset_name
+from ..i18n import _
 from ..records import FileError, read_json, write_atomic
 from .analyse import INTERACTIVE, LATE_SCORE, Settings, analyse, is_late, standard
 from .classes import Z95, interval_sd
@@ -135,7 +136,7 @@ def covering_sd(errors, variances, share: float = 0.95) -> float:
     if covered(0.0) >= share:
         return 0.0
     low, high = 0.0, max(1.0, float(errors.max()))
-    for _ in range(40):
+    for _step in range(40):
         mid = (low + high) / 2
         low, high = (low, mid) if covered(mid) >= share else (mid, high)
     return high
@@ -173,7 +174,7 @@ def fit(positions: int = 60, seed: int = FIT_SEED, model=None, jobs: int = 1, pr
     truths = references(found, FIT_REFERENCE, model, jobs, progress, keep=reference_file())
     value_err, value_var, loss_err, loss_var = [], [], [], []
     value_late, loss_late = [], []
-    for (state, _), result, truth in zip(found, quick, truths, strict=True):
+    for (state, _seat), result, truth in zip(found, quick, truths, strict=True):
         deep_best = max(truth.values(), key=lambda m: m.win_pct).action
         late = is_late(state)
         for move in result.moves:
@@ -216,7 +217,7 @@ def write_sidecar(path: Path, data: dict) -> None:
     """Write the sidecar of the model at `path` (tables of numbers kept one line a row); one there that is not a
     sidecar (damaged, a folder) is first kept aside (records.read_json)."""
     try:
-        read_json(sidecar(path), "the analysis sidecar", max_bytes=SIDECAR_BYTES, missing=None, then="")
+        read_json(sidecar(path), _("the analysis sidecar"), max_bytes=SIDECAR_BYTES, missing=None, then="")
     except FileError:
         pass
     text = json.dumps(data, indent=1)

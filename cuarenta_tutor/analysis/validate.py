@@ -24,6 +24,7 @@ from ..agents import make_policy, parse_agent
 from ..agents.onnx_policy import OnnxPolicy
 from ..core.observations import compiled_agent
 from ..engine import Dealer, Rules, knows_every_card, legal_actions
+from ..i18n import _
 from ..records import FileError, read_json
 from ..records.reader import loads
 from ..table import Table
@@ -160,7 +161,7 @@ def _read_kept(path) -> dict:
     that is not a reference, is skipped). A file that is not one (records.read_json: a folder, a FIFO, not text) is
     kept aside, said on stderr, and the references are computed again."""
     try:
-        return read_json(path, "the reference cache", _rows, max_bytes=CACHE_BYTES, decode=str, missing={},
+        return read_json(path, _("the reference cache"), _rows, max_bytes=CACHE_BYTES, decode=str, missing={},
                          then="the references are computed again")
     except FileError as err:
         print(f"cuarenta-tutor: {err}", file=sys.stderr)
@@ -254,7 +255,7 @@ def coverage_interval(covered, position_of, draws: int = COVERAGE_DRAWS, seed: i
     covered, position_of = np.asarray(covered, float), np.asarray(position_of)
     if not len(covered):
         return [0.0, 0.0]
-    _, index = np.unique(position_of, return_inverse=True)
+    _ranks, index = np.unique(position_of, return_inverse=True)
     held, moves = np.bincount(index, weights=covered), np.bincount(index)
     picks = np.random.default_rng(seed).integers(0, len(moves), size=(draws, len(moves)))
     shares = held[picks].sum(axis=1) / moves[picks].sum(axis=1)

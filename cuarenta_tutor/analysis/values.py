@@ -264,7 +264,7 @@ def _checkpoint(path: Path, identity: dict, outcomes: dict, todo: list, round_no
 def _resume(path: Path, identity: dict, outcomes: dict, todo: list, round_no: int):
     """The outcomes, starts to do and batch number kept at `path` by a run of the same identity (else as given)."""
     try:
-        data = read_json(Path(path), "the hand table's checkpoint", max_bytes=1 << 30, missing=None, then="")
+        data = read_json(Path(path), _("the hand table's checkpoint"), max_bytes=1 << 30, missing=None, then="")
     except FileError:
         return outcomes, todo, round_no
     if not isinstance(data, dict) or any(data.get(k) != v for k, v in identity.items()):
@@ -304,7 +304,7 @@ def _sidecar(model_path, model_id: str, lang: str = "en") -> tuple[dict, str | N
     the file left where it is."""
     path = sidecar(model_path)
     try:
-        data = read_json(path, "the analysis sidecar", _object, max_bytes=SIDECAR_BYTES, keep=False, missing=None,
+        data = read_json(path, _("the analysis sidecar"), _object, max_bytes=SIDECAR_BYTES, keep=False, missing=None,
                          then=uncalibrated_words(model_path))
     except FileError as err:
         return {}, str(err)

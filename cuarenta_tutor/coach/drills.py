@@ -225,7 +225,7 @@ def load_deck(path=None) -> Deck:
     """The stored deck: none is empty; a damaged file or drill is reported in `problems`, never raised."""
     path = Path(path or deck_path())
     try:
-        data = records.read_json(path, "the drill deck", _deck, max_bytes=MAX_BYTES, missing={"drills": []},
+        data = records.read_json(path, _("the drill deck"), _deck, max_bytes=MAX_BYTES, missing={"drills": []},
                                  keep=False, then=_("it is kept aside as {name} when new drills are saved").format(
                                      name=f"{path.stem}.damaged-<time>{path.suffix}"))
     except records.FileError as err:
@@ -251,7 +251,7 @@ def save_deck(deck: Deck, path=None) -> Path:
     over what is stored: a change to the stored deck is `add_drills` or `save_answered` (made on the file as it is)."""
     path = Path(path or deck_path())
     try:
-        records.read_json(path, "the drill deck", _deck, max_bytes=MAX_BYTES, missing=None, then="")
+        records.read_json(path, _("the drill deck"), _deck, max_bytes=MAX_BYTES, missing=None, then="")
     except records.FileError:
         pass
     fields = Drill.__dataclass_fields__  # to_json's values, not copied: written as they are (a deck is rewritten often)

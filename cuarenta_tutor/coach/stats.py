@@ -115,7 +115,7 @@ def load(folder=None, path=None) -> tuple[list[GameStats], list[str]]:
     path = Path(path or stats_path())
     problems, cache = [], {}
     try:
-        cache = records.read_json(path, "the stats file", _cache, max_bytes=MAX_BYTES, missing={},
+        cache = records.read_json(path, _("the stats file"), _cache, max_bytes=MAX_BYTES, missing={},
                                   then=_("it is rebuilt from your saved games"))
     except records.FileError as err:
         problems.append(str(err))
@@ -151,7 +151,7 @@ def _store(path: Path, folder: Path, games: list, problems: list) -> None:
 
     def read(where: Path) -> dict:
         try:
-            return records.read_json(where, "the stats file", _cache, max_bytes=MAX_BYTES, missing={},
+            return records.read_json(where, _("the stats file"), _cache, max_bytes=MAX_BYTES, missing={},
                                      then=_("it is rebuilt from your saved games"))
         except records.FileError as err:
             problems.append(str(err))

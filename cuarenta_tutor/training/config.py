@@ -10,6 +10,7 @@ from pathlib import Path
 import torch
 
 from ..agents.onnx_policy import MAX_HIDDEN
+from ..i18n import _
 from . import MAX_STEPS
 
 
@@ -171,7 +172,7 @@ def read_config(path) -> dict:
         if not isinstance(data, dict):
             raise ValueError(f"a config is a JSON object of settings, not a {type(data).__name__}")
         return data
-    return records.read_json(path, "the config file", settings, max_bytes=CONFIG_BYTES, keep=False,
+    return records.read_json(path, _("the config file"), settings, max_bytes=CONFIG_BYTES, keep=False,
                              then="fix it, or give another --config")
 
 
