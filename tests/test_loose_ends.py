@@ -45,3 +45,22 @@ def test_a_model_path_that_is_a_device_or_a_pipe_is_refused_before_a_byte_is_rea
             load_session(path)
     assert main(["bench", "analysis", "--model", "/dev/zero", "--positions", "2"]) == 2
     assert "/dev/zero is not a plain file" in capsys.readouterr().err
+
+
+async def test_a_damaged_level_file_is_said_on_home_and_kept_aside(user_data):
+    """level.json damaged: the home screen said nothing and showed the rung as if new; now it says so where the
+    person looks, as for the other files, and the file is kept aside."""
+    from helpers import settle
+
+    from cuarenta_tutor.players import ladder_path
+    from cuarenta_tutor.tui import make_app
+
+    user_data.mkdir(parents=True, exist_ok=True)
+    ladder_path().write_text('{"schema_version": 1, "rung": 99, "games": []}')
+    app = make_app(agent_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        problems = str(app.screen.query_one("#problems").render())
+        assert "level file" in problems and "rung 99" in problems, problems
+    assert [p.read_text() for p in user_data.glob("level.damaged-*.json")] == [
+        '{"schema_version": 1, "rung": 99, "games": []}']

@@ -223,9 +223,10 @@ class HomeScreen(Screen):
     class GamesRead(Message):
         """The saved games, read in a worker: (summaries, problems, drills due, weak spot)."""
 
-        def __init__(self, games: list, problems: list, due: int = 0, weak: dict | None = None) -> None:
+        def __init__(self, games: list, problems: list, due: int = 0, weak: dict | None = None,
+                     kept: list = ()) -> None:
             super().__init__()
-            self.games, self.problems, self.due, self.weak = games, problems, due, weak
+            self.games, self.problems, self.due, self.weak, self.kept = games, problems, due, weak, list(kept)
 
     def on_screen_resume(self) -> None:
         self.read_games()
@@ -241,14 +242,21 @@ class HomeScreen(Screen):
         games, skipped = files.list_games(self.app.folder)
         deck = files.load_deck()
         history, more = files.load_stats(self.app.folder)
+        ladder = files.load_ladder()  # the adaptive level: a damaged file is kept aside and said here, as the others
         problems = [_("Skipped a saved file: {problem}").format(problem=p) for p in skipped] + deck.problems + [
             p for p in more if p not in skipped]
-        self.post_message(self.GamesRead(games, problems, len(deck.due()), files.weak_spot(history)))
+        self.post_message(self.GamesRead(games, problems, len(deck.due()), files.weak_spot(history),
+                                         [ladder.problem] if ladder.problem else []))
+
+    told: tuple = ()
+    """Problems of files kept aside when read (the level file): said once by the read that moved them, kept on show
+    for this visit, as a later read finds the file gone."""
 
     @on(GamesRead)
     def games_read(self, message: GamesRead) -> None:
         self.due, self.weak = message.due, message.weak
-        self.refill(message.games, message.problems)
+        self.told = tuple(dict.fromkeys(self.told + tuple(message.kept)))
+        self.refill(message.games, list(dict.fromkeys(list(message.problems) + list(self.told))))
         self.show_weak()
 
     def show_weak(self) -> None:
