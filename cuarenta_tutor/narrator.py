@@ -95,12 +95,6 @@ def _escalera(state: State, action: int) -> tuple:
     return ()
 
 
-def article(word: str) -> str:
-    """`word` with its English indefinite article: "an A", "an other", "a 7", "a missed caída" (English only: a
-    Spanish message writes its article in the message)."""
-    return ("an " if word[:1].lower() in "aeiou8" else "a ") + word
-
-
 def keys(n: int) -> str:
     """The card keys of a hand of `n` cards: "1-5", or "1" for the last card (never "1-1")."""
     return "1" if n == 1 else f"1-{n}"

@@ -163,9 +163,11 @@ def test_review_json_lists_every_analysed_decision_of_both_seats(capsys, tmp_pat
     assert main(["review", str(path), "--json", "--worlds", "2", "--jobs", "1"]) == 0
     moves = json.loads(capsys.readouterr().out)["moves"]
     saved = records.load(path)
-    assert [m["ply"] for m in moves] == coach.decisions(saved, [0, 1]) and {m["seat"] for m in moves} == {0, 1}
+    # `ply` is the move's number, 1 for the first (as analyse --ply and analyse --json number it)
+    assert [m["ply"] - 1 for m in moves] == coach.decisions(saved, [0, 1]) and {m["seat"] for m in moves} == {0, 1}
     for m in moves:
-        played, note = saved.moves[m["ply"]], coach.read(saved.moves[m["ply"]].annotation)
+        played = saved.moves[m["ply"] - 1]
+        note = coach.read(played.annotation)
         assert (m["seat"], m["action"], m["best_action"]) == (played.seat, played.action, note.best_action)
         assert m["win_pct"] == round(note.win_after, 2) and m["ci95"] == [round(x, 2) for x in note.ci95]
         assert m["ci95"][0] <= m["win_pct"] <= m["ci95"][1] and m["loss"] == round(note.loss, 2) >= 0

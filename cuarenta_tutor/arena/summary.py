@@ -97,8 +97,8 @@ def _figure(value) -> str:
 def format_summary(s: MatchSummary, rules: str, seed: int) -> str:
     """A plain-text report of a match's figures."""
     a, b = s.a, s.b
-    games = ngettext("{n} game on {pairs} duplicate seed pairs", "{n} games on {pairs} duplicate seed pairs",
-                     s.games).format(n=s.games, pairs=s.pairs)
+    games = ngettext("{n} games on {pairs} duplicate seed pair", "{n} games on {pairs} duplicate seed pairs",
+                     s.pairs).format(n=s.games, pairs=s.pairs)  # every seed is played twice: 2 games or more
     lines = [_("arena: {a} (A) vs {b} (B), {games}, rules {rules}, seed {seed}").format(
                  a=a.policy, b=b.policy, games=games, rules=rules, seed=seed),
              _("A win rate {rate}  95% CI [{low}, {high}]   mean point difference {diff}").format(

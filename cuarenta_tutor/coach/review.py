@@ -181,8 +181,9 @@ def ending(game: GameRecord | ReplayedGame) -> str:
 
 def moves_json(game: GameRecord | ReplayedGame, seats=None) -> list[dict]:
     """One object per annotated decision of `seats` (default: every seat), in the order played, for `review
-    --json`: its ply, seat, action (id and name), the mover's win % after it with its 95% interval (None for the
-    network's), the loss against the best move, its class and the best move."""
+    --json`: its ply (the move's number, 1 the first move: the numbering of `analyse --ply` and `analyse --json`),
+    seat, action (id and name), the mover's win % after it with its 95% interval (None for the network's), the loss
+    against the best move, its class and the best move."""
     game = ReplayedGame.of(game)
     out = []
     for ply in game.decisions(range(len(game.record.seats)) if seats is None else seats):
@@ -190,7 +191,8 @@ def moves_json(game: GameRecord | ReplayedGame, seats=None) -> list[dict]:
         if note is None:
             continue
         state = game.states[ply]
-        out.append({"ply": ply, "seat": note.seat, "action": note.action, "move": stable_move_name(state, note.action),
+        out.append({"ply": ply + 1, "seat": note.seat, "action": note.action,
+                    "move": stable_move_name(state, note.action),
                     "win_pct": round(note.win_after, 2),
                     "ci95": None if note.ci95 is None else [round(x, 2) for x in note.ci95],
                     "loss": round(note.loss, 2), "class": note.klass.value, "best_action": note.best_action,

@@ -95,8 +95,9 @@ def compare(what: str, got: dict, expected: dict, multisets=()) -> None:
     field the runner does not know fails the case, as one with nothing to check does, never a silent pass."""
     unknown = sorted(set(expected) - set(got))
     if unknown:
-        raise CaseError(f"unknown expected field(s) of {what}: {', '.join(map(repr, unknown))} (known: "
-                        f"{', '.join(sorted(got))})")
+        names, known = ", ".join(map(repr, unknown)), ", ".join(sorted(got))
+        raise CaseError(f"unknown expected field of {what}: {names} (known: {known})" if len(unknown) == 1 else
+                        f"unknown expected fields of {what}: {names} (known: {known})")
     if not expected:
         raise CaseError(f"{what}: no expected field to check")
     for key, want in expected.items():

@@ -205,7 +205,9 @@ def run_scenario(case, setup, expected):
                                      teams(setup.get("team_scores", {})))
     unknown = sorted(set(expected) - set(SCENARIO_FIELDS))
     if unknown:
-        raise CaseError(f"unknown expected field(s) of the scenario: {', '.join(map(repr, unknown))}")
+        names = ", ".join(map(repr, unknown))
+        raise CaseError(f"unknown expected field of the scenario: {names}" if len(unknown) == 1 else
+                        f"unknown expected fields of the scenario: {names}")
     state, events = dealer.deal(state)
     if "announcements" in expected:
         check("announcements", awards(events), expected["announcements"])

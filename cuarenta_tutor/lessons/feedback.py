@@ -59,8 +59,10 @@ def doubts(position: Position, result) -> str | None:
     klass = classify(answer.loss, loss_ci95=answer.loss_ci95)
     if klass.is_right:
         return None
-    return _("the analysis ({worlds} worlds, ends of hands valued by {leaf}) plays {move}; the answer is {klass}: "
-             "it loses {loss} win-% points ({low} to {high})").format(
+    return ngettext("the analysis ({worlds} world, ends of hands valued by {leaf}) plays {move}; the answer is "
+                    "{klass}: it loses {loss} win-% points ({low} to {high})",
+                    "the analysis ({worlds} worlds, ends of hands valued by {leaf}) plays {move}; the answer is "
+                    "{klass}: it loses {loss} win-% points ({low} to {high})", result.worlds).format(
         worlds=number(result.worlds), leaf=_leaf(result.leaf),
         move=move_name(state, result.best.action), klass=klass.with_article,
         loss=number(answer.loss, 1), low=number(answer.loss_ci95[0], 1), high=number(answer.loss_ci95[1], 1))

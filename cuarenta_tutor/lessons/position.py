@@ -277,10 +277,14 @@ def _dealer(sizes: list[int]) -> int:
     if misfits[dealer]:
         seat = misfits[dealer][0]
         shown = lambda sizes: "/".join(map(str, sizes))  # noqa: E731
-        raise _problem(_("{who} holds {count} cards, which fits no deal: with your {yours}, your next opponent, "
-                         "partner and previous opponent hold {you_lead} (you lead this deal), {previous_led} (your "
-                         "previous opponent led), {partner_led} (your partner led) or {next_led} (your next opponent "
-                         "led: you dealt), not {sizes}").format(
+        raise _problem(ngettext(
+            "{who} holds {count} card, which fits no deal: with your {yours}, your next opponent, partner and previous "
+            "opponent hold {you_lead} (you lead this deal), {previous_led} (your previous opponent led), {partner_led} "
+            "(your partner led) or {next_led} (your next opponent led: you dealt), not {sizes}",
+            "{who} holds {count} cards, which fits no deal: with your {yours}, your next opponent, partner and "
+            "previous opponent hold {you_lead} (you lead this deal), {previous_led} (your previous opponent led), "
+            "{partner_led} (your partner led) or {next_led} (your next opponent led: you dealt), not {sizes}",
+            sizes[seat]).format(
             who=_(SEAT_NAMES[4][seat]), count=sizes[seat], yours=h, you_lead=shown(fits[3]),
             previous_led=shown(fits[2]), partner_led=shown(fits[1]), next_led=shown(fits[0]), sizes=shown(sizes[1:])),
             HANDS[4][seat])

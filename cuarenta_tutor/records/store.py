@@ -46,10 +46,21 @@ def read_card(path) -> dict | None:
     through a link it would carry, or overwrite, another file)."""
     def card(data) -> dict:
         if not isinstance(data, dict):
-            raise ValueError(_("a model card is a JSON object, not a {type}").format(type=type(data).__name__))
+            raise ValueError(_("a model card is a JSON object, not {kind}").format(kind=_json_kind(data)))
         return data
     return read_json(path, _("the model card"), card, max_bytes=CARD_BYTES, keep=False, links=False, missing=None,
                      then=_("fix it, or move it away from its model; nothing was written"))
+
+
+def _json_kind(data) -> str:
+    """What a JSON value is, with its article, as a message says it ("a list" / "una lista")."""
+    if isinstance(data, list):
+        return _("a list")
+    if isinstance(data, str):
+        return _("a text")
+    if isinstance(data, bool):
+        return _("true or false")
+    return _("a number") if isinstance(data, (int, float)) else _("null")
 
 
 def write_card(path: Path, card: dict) -> Path:

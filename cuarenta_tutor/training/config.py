@@ -88,7 +88,7 @@ class Config:
     def from_dict(cls, data: dict) -> Config:
         """A config from JSON; ValueError names a field that is unknown or of the wrong type."""
         if not isinstance(data, dict):
-            raise ValueError(f"a config is a JSON object of settings, not a {type(data).__name__}")
+            raise ValueError(f"a config is a JSON object of settings, not {json_kind(data)}")
         known = {f.name: f.type for f in fields(cls)}
         unknown = sorted(set(data) - set(known))
         if unknown:
@@ -98,8 +98,7 @@ class Config:
         for name, value in data.items():
             kind = kinds.get(known[name])
             if kind and (isinstance(value, bool) or not isinstance(value, kind)):
-                article = "an" if known[name][0] in "aeiou" else "a"
-                raise ValueError(f"config field {name!r} is {value!r}, not {article} {known[name]}")
+                raise ValueError(f"config field {name!r} is {value!r}, not {KIND_WORDS[known[name]]}")
         return cls(**data)
 
     def __post_init__(self):
@@ -161,6 +160,20 @@ ABOVE_ZERO = ("lr", "max_grad_norm", "clip_coef")
 
 CONFIG_BYTES = 1 << 20
 """The largest config file read (one is a few hundred bytes; cli.options.MAX_CONFIG_BYTES)."""
+KIND_WORDS = {"int": "an int", "float": "a float", "float | None": "a float or null", "str": "a str", "dict": "a dict"}
+"""A config field's type as its error says it, article and all ("not an int")."""
+
+
+def json_kind(data) -> str:
+    """What a JSON value is, with its article ("a list", "a number"), for a config's error (English, as the training
+    tools speak)."""
+    if isinstance(data, list):
+        return "a list"
+    if isinstance(data, str):
+        return "a text"
+    if isinstance(data, bool):
+        return "true or false"
+    return "a number" if isinstance(data, (int, float)) else "null"
 
 
 def read_config(path) -> dict:
@@ -170,7 +183,7 @@ def read_config(path) -> dict:
 
     def settings(data) -> dict:
         if not isinstance(data, dict):
-            raise ValueError(f"a config is a JSON object of settings, not a {type(data).__name__}")
+            raise ValueError(f"a config is a JSON object of settings, not {json_kind(data)}")
         return data
     return records.read_json(path, _("the config file"), settings, max_bytes=CONFIG_BYTES, keep=False,
                              then="fix it, or give another --config")
