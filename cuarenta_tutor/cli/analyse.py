@@ -16,13 +16,16 @@ DESCRIPTION = N_("Every legal move of a position valued from the mover's view: t
 
 
 def add_arguments(parser) -> None:
+    from ..analysis import STANDARD
+
     parser.add_argument("game", metavar=pgettext("metavar", "game"), help=_("a saved game file"))
     parser.add_argument("--ply", type=whole(1, 10**6), help=_("only the position before move N (1 = the first move)"))
     parser.add_argument("--seat", type=seat(),
                         help=_("the seat whose moves to analyse (default: the person's, or all)"))
     parser.add_argument("--worlds", type=worlds(),
-                        help=_("sampled worlds per position (2 or more), with no time cap (default: the one analysis "
-                               "the hints, the tutor, the review and the drills show, analysis.STANDARD)"))
+                        help=_("sampled worlds per position (2 or more), with no time cap (default: the analysis the "
+                               "hints, the tutor, the review and the drills show: {worlds} worlds, cut short after "
+                               "{seconds} seconds)").format(worlds=STANDARD.worlds, seconds=number(STANDARD.budget_s)))
     parser.add_argument("--seed", type=SEED, default=0, help=_("seed of the sampled worlds, mixed with what the seat "
                                                                "knows of the position (default 0)"))
     parser.add_argument("--model", help=_("ONNX model (default: the shipped one)"))

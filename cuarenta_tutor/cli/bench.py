@@ -17,23 +17,29 @@ def add_arguments(parser) -> None:
     from ..engine import PLAYER_COUNTS
     from ..engine.rules import PRESETS
     from ..training import MAX_STEPS
+    from .options import sentence
 
     positions = whole(1, MAX_POSITIONS)
 
     targets = parser.add_subparsers(dest="target", required=True)
-    engine = targets.add_parser("engine", help=_("random-vs-random games through the rules engine"))
+
+    def target(name: str, summary: str):
+        """A target's parser: its summary in `bench --help`, as a sentence in its own."""
+        return targets.add_parser(name, help=summary, description=sentence(summary))
+
+    engine = target("engine", _("random-vs-random games through the rules engine"))
     engine.add_argument("--games", type=whole(1, MAX_GAMES), default=2000,
                         help=_("random-vs-random games (default 2000)"))
     engine.add_argument("--seed", type=SEED, default=0, help=_("seed of the games (default 0)"))
     engine.add_argument("--json", action="store_true", help=_("also print one JSON object on the last line"))
     engine.set_defaults(bench=bench_engine)
-    core = targets.add_parser("core", help=_("the compiled rules against the Python engine, ply by ply in random play"))
-    core.add_argument("--positions", type=int, default=100_000,
+    core = target("core", _("the compiled rules against the Python engine, ply by ply in random play"))
+    core.add_argument("--positions", type=positions, default=100_000,
                       help=_("plies compared per rules and players (default 100000)"))
-    core.add_argument("--seed", type=int, default=0, help=_("seed of the games (default 0)"))
+    core.add_argument("--seed", type=SEED, default=0, help=_("seed of the games (default 0)"))
     core.add_argument("--json", action="store_true", help=_("also print one JSON object on the last line"))
     core.set_defaults(bench=bench_core)
-    train = targets.add_parser("train", help=_("environment steps per second of training (train extra)"))
+    train = target("train", _("environment steps per second of training (train extra)"))
     train.add_argument("--steps", type=whole(1, MAX_STEPS), default=300_000,
                        help=_("environment steps to time (default 300000)"))
     train.add_argument("--config", type=settings_file,
@@ -47,9 +53,8 @@ def add_arguments(parser) -> None:
                                  "(distributed extra)"))
     train.add_argument("--json", action="store_true", help=_("also print one JSON object on the last line"))
     train.set_defaults(bench=bench_train)
-    analysis = targets.add_parser("analysis", help=_("the analysis against a deep reference: error, intervals, "
-                                                     "mistakes found, time per hint and per review, accuracy of the "
-                                                     "bots"))
+    analysis = target("analysis", _("the analysis against a deep reference: error, intervals, mistakes found, time "
+                                    "per hint and per review, accuracy of the bots"))
     analysis.add_argument("--positions", type=whole(2, MAX_POSITIONS), default=40,
                           help=_("positions compared (default 40)"))
     analysis.add_argument("--accuracy-games", type=whole(0, MAX_GAMES), default=20,
@@ -71,7 +76,7 @@ def add_arguments(parser) -> None:
                                  "agent's own seat against the expert)"))
     analysis.add_argument("--json", action="store_true", help=_("also print one JSON object on the last line"))
     analysis.set_defaults(bench=bench_analysis)
-    agent = targets.add_parser("agent", help=_("the ONNX agent: full decision latency and batch throughput"))
+    agent = target("agent", _("the ONNX agent: full decision latency and batch throughput"))
     agent.add_argument("--model", help=_("ONNX model (default: the shipped one)"))
     agent.add_argument("--positions", type=positions, default=300, help=_("positions timed (default 300)"))
     agent.add_argument("--seed", type=SEED, default=0, help=_("seed of the positions' games (default 0)"))
@@ -81,7 +86,7 @@ def add_arguments(parser) -> None:
                        help=_("seconds the network's batch throughput is timed at each batch size (default 1)"))
     agent.add_argument("--json", action="store_true", help=_("also print one JSON object on the last line"))
     agent.set_defaults(bench=bench_agent)
-    tui = targets.add_parser("tui", help=_("first paint of the app (in tmux) and the agent's move plus hints"))
+    tui = target("tui", _("first paint of the app (in tmux) and the agent's move plus hints"))
     tui.add_argument("--moves", type=whole(1, 10_000), default=60,
                      help=_("moves timed, each the agent's move and the hints after it (default 60)"))
     tui.add_argument("--seed", type=SEED, default=0, help=_("seed of the game (default 0)"))
@@ -89,7 +94,7 @@ def add_arguments(parser) -> None:
                      help=_("starts of the app in tmux timed to their first paint, the median reported (default 3)"))
     tui.add_argument("--json", action="store_true", help=_("also print one JSON object on the last line"))
     tui.set_defaults(bench=bench_tui)
-    bots = targets.add_parser("bots", help=_("decision latency of each bot"))
+    bots = target("bots", _("decision latency of each bot"))
     bots.add_argument("--positions", type=positions, default=300, help=_("positions timed per policy (default 300)"))
     bots.add_argument("--policies", default="random,greedy,expert,search",
                       help=_("comma-separated policy names (default random,greedy,expert,search)"))

@@ -18,11 +18,23 @@ import sys
 from .. import core, i18n
 from ..i18n import _
 from . import home
-from .options import Parser, backend_problem
+from .options import Parser, backend_problem, sentence
 
 COMMANDS = ("play", "review", "lessons", "drills", "stats", "serve", "analyse", "arena", "train", "search_games",
             "export", "bench")
 """The subcommands' modules, in the order `--help` lists them."""
+EXPERT = ("arena", "train", "search-games", "export", "bench")
+"""The commands for whoever trains, measures or studies the agent: `--help` lists them apart, after a player's."""
+
+
+class CommandsFormatter(argparse.HelpFormatter):
+    """The top-level help's formatter: the commands listed one a line under their heading, as options are, without
+    argparse's line of every name in braces above them."""
+
+    def _format_action(self, action):
+        if isinstance(action, argparse._SubParsersAction):
+            return "".join(self._format_action(command) for command in action._get_subactions())
+        return super()._format_action(action)
 
 
 class VersionAction(argparse.Action):
@@ -43,7 +55,8 @@ class VersionAction(argparse.Action):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole parser; with `only` a subcommand's name, only its options are added (every subcommand is still
     listed, by name and help, which is all `--help` shows of them; "": none)."""
-    parser = Parser(prog="cuarenta-tutor", description=_("Learn and play Cuarenta in the terminal."))
+    parser = Parser(prog="cuarenta-tutor", description=_("Learn and play Cuarenta in the terminal."),
+                    formatter_class=CommandsFormatter)
     parser.add_argument("--version", action=VersionAction)
     parser.add_argument("--lang", choices=i18n.LANGUAGES, help=_(
         "the language of the tutor (default: your setting, else the environment's LANG)"))
@@ -53,10 +66,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         module = importlib.import_module(f"{__package__}.{name}")
         description = getattr(module, "DESCRIPTION", None)  # module-level texts, marked with N_: shown here
         subparser = sub.add_parser(module.NAME, help=_(module.HELP),
-                                   description=_(description) if description else None)
+                                   description=_(description) if description else sentence(_(module.HELP)))
         if only in (None, module.NAME):
             module.add_arguments(subparser)
         subparser.set_defaults(run=module.run)
+    # the expert commands under their own heading, after the player's (parsed as every other: only listed apart)
+    expert = parser.add_argument_group(_("expert commands"))
+    expert._group_actions.extend(action for action in sub._choices_actions if action.dest in EXPERT)
+    sub._choices_actions[:] = [action for action in sub._choices_actions if action.dest not in EXPERT]
+    parser._action_groups.remove(expert)
+    parser._action_groups.insert(parser._action_groups.index(parser._positionals) + 1, expert)
     return parser
 
 

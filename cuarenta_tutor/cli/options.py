@@ -32,6 +32,12 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, _("{prog}: {message} (see {prog} --help)").format(prog=self.prog, message=message) + "\n")
 
 
+def sentence(text: str) -> str:
+    """A command's one-line help as its --help's description: a sentence (its first letter a capital, a full stop at
+    the end: the same in English and Spanish)."""
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
 def whole(low: int, high: int, even: bool = False):
     """An argument type: a whole number from `low` to `high` (an even one with `even`). The bounds are written as
     they are typed, without separators, in every language."""

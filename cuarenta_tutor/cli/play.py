@@ -18,7 +18,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--rules", default="standard", help=_("rules preset ({presets})").format(
         presets=", ".join(PRESETS)))
     parser.add_argument("--dealer", type=int, choices=range(max(PLAYER_COUNTS)),
-                        help=_("0: you deal first, 1: the agent (East in 2 v 2), 2: your partner, 3: West"))
+                        help=_("0: you deal first, 1: the agent (East in 2 v 2), 2: your partner, 3: West (default: "
+                               "drawn at random, the same for the same --seed)"))
     parser.add_argument("--model", help=_("ONNX model (default: the shipped one)"))
     parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2,
                         help=_("2: you against the agent (default); 4: you and an agent partner against two agents"))

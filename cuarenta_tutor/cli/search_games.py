@@ -9,8 +9,8 @@ from .options import JOBS, MAX_GAMES, SEED, folder_to_write, number, settings_fi
 NAME = "search-games"
 HELP = N_("self-play games labelled by a search, for expert iteration (needs the train extra)")
 DESCRIPTION = N_("Games of a model against itself in which a share of the moves are chosen by a search; training with "
-                 "distill_data set to OUT moves the network toward the search's choices. Resumable: shards already in "
-                 "OUT are kept.")
+                 "\"distill_data\": \"OUT\" in its config moves the network toward the search's choices. "
+                 "Resumable: shards already in OUT are kept.")
 
 
 def add_arguments(parser) -> None:

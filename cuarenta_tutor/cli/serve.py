@@ -1,7 +1,8 @@
 """Provides `cuarenta-tutor serve`: the app in a browser (the web extra, textual-serve). Each browser tab runs its own
 app process, the home screen of the plain command, with the same Python and the same user data folder: a game
-started in the terminal continues in the browser and the other way round. It listens on this machine only unless
---host says otherwise."""
+started in the terminal continues in the browser and the other way round; up to --max-apps at once (by default as many
+as the machine's memory holds, 2 to 16), a tab past them refused with a page that says so. It listens on this machine
+only unless --host says otherwise."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ import shlex
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 from ..i18n import N_, _
 from .app import games_folder_writable, model_loads, one_thread, preflight, refuse
-from .options import PORT, bind_problem
+from .options import MAX_JOBS, PORT, bind_problem, whole
 
 NAME = "serve"
 HELP = N_("play in a browser (needs the web extra)")
@@ -25,6 +27,13 @@ WEB_EXTRA = N_('serving in a browser needs the web extra: pip install "cuarenta-
 DEFAULT_PORT = 8000
 WILDCARDS = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}
 """The hosts that mean every address of this machine, and the one of them a browser here opens."""
+APP_MB = 300
+"""The memory one tab's app is given room for (about 150 MB resident once it shows its home screen: twice that leaves
+room for the system, the server and an app's analysis)."""
+APPS = (2, 16)
+"""The fewest and the most apps the default --max-apps allows at once, whatever the machine's memory."""
+UNKNOWN_MEMORY_APPS = 8
+"""The default --max-apps where the machine's memory cannot be read (not Linux nor another POSIX system)."""
 
 
 def add_arguments(parser) -> None:
@@ -34,6 +43,11 @@ def add_arguments(parser) -> None:
                                "games)"))
     parser.add_argument("--port", type=PORT, default=DEFAULT_PORT,
                         help=_("the port (default {port})").format(port=DEFAULT_PORT))
+    most = default_max_apps()
+    parser.add_argument("--max-apps", type=whole(1, MAX_JOBS), default=most, metavar="N",
+                        help=_("the most apps running at once, one per browser tab; a tab past them gets a page that "
+                               "says so (default: one per {mb} MB of this machine's memory, from {fewest} to {most}: "
+                               "{default} here)").format(mb=APP_MB, fewest=APPS[0], most=APPS[1], default=most))
 
 
 def run(args) -> int:
@@ -59,7 +73,7 @@ def run(args) -> int:
                                                                               folder=records.games_dir()),
               flush=True)
 
-    problem = serve(app_command(getattr(args, "lang", None)), args.host, args.port, local, listening)
+    problem = serve(app_command(getattr(args, "lang", None)), args.host, args.port, local, listening, args.max_apps)
     if problem:
         return refuse(NAME, problem)
     raise KeyboardInterrupt  # stopped by Ctrl-C (or SIGTERM), its apps with it: main says so, as for any command
@@ -71,6 +85,29 @@ def app_command(lang: str | None = None) -> str:
     person's setting, then the environment, as the terminal's does)."""
     words = [sys.executable, "-m", "cuarenta_tutor.cli", *(["--lang", lang] if lang else [])]
     return f"exec {shlex.join(words)}" if os.name == "posix" else subprocess.list2cmdline(words)
+
+
+def memory_bytes() -> int | None:
+    """This machine's memory, or the limit of the container it runs in where that is lower; None where unknown."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not POSIX
+        total = None
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):  # cgroup v2, v1
+        try:
+            limit = int(Path(path).read_text().strip())
+        except (OSError, ValueError):  # none, or "max": no limit
+            continue
+        total = limit if total is None else min(total, limit)
+    return total if total and total > 0 else None
+
+
+def default_max_apps() -> int:
+    """The default --max-apps: an app per APP_MB of memory, from APPS[0] to APPS[1]."""
+    memory = memory_bytes()
+    if memory is None:
+        return UNKNOWN_MEMORY_APPS
+    return max(APPS[0], min(APPS[1], memory // (APP_MB << 20)))
 
 
 def url(host: str, port: int) -> str:

@@ -13,7 +13,8 @@ def add_arguments(parser) -> None:
     from ..training import MAX_STEPS
 
     parser.add_argument("--config", type=settings_file,
-                        help=_("JSON file of training settings (fields of training.a2c.Config)"))
+                        help=_("JSON file of training settings, as those in artifacts/configs/ (a setting it leaves "
+                               "out keeps its default)"))
     parser.add_argument("--steps", type=whole(1, MAX_STEPS), help=_("environment steps to train for"))
     parser.add_argument("--out", default="runs/agent", type=folder_to_write,
                         help=_("folder for checkpoints and metrics (default runs/agent)"))
