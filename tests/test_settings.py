@@ -43,7 +43,8 @@ def test_saved_settings_read_back_equal():
     chosen = Settings(tutor=False, model=None, level="beginner")
     save_settings(chosen)
     assert load_settings() == (chosen, [])
-    assert json.loads(settings_path().read_text()) == {"tutor": False, "model": "", "level": "beginner", "language": ""}
+    assert json.loads(settings_path().read_text()) == {"tutor": False, "model": "", "level": "beginner", "language": "",
+                                                      "hints": False}
 
 
 @pytest.mark.parametrize("data", [b"{ truncated", b"\xff\xfe not text", b"[1, 2]", b"\"club\"", b"{}" * 40_000],
@@ -112,7 +113,7 @@ def test_settings_are_written_atomically_a_reader_never_sees_half_a_file():
     path = settings_path()
     with path.open("rb") as reader:  # a reader that opened the file before the save
         save_settings(Settings(tutor=False, level="strong"))
-        old = {"tutor": True, "model": "", "level": "club", "language": ""}
+        old = {"tutor": True, "model": "", "level": "club", "language": "", "hints": False}
         assert json.loads(reader.read()) == old  # the whole old file
     assert load_settings() == (Settings(tutor=False, level="strong"), [])
     assert [p.name for p in path.parent.iterdir()] == ["settings.json"]  # no temp file left behind

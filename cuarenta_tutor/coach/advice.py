@@ -99,9 +99,10 @@ def refined_hints(state: State, analysis) -> list[Hint]:
 
 def star_note(state: State, hints) -> str:
     """Why the starred (first) hint is best though it leaves the highest caída risk of all the moves: its gain over
-    the safest move, and the narrator's reasons (why_better); "" when the star is not the riskiest move, or when its
+    the safest move, and the narrator's reasons (why_better); "" when the star is not the riskiest move. When its
     lead over the safest is inside the noise (the paired interval of the safest's loss reaches 0: either may be
-    best, so nothing needs explaining)."""
+    best), it says the two are even, and that the other risks less: "even with 7 trails (+2 win %, inside the
+    noise: ±3), which risks less caída (10% against 40%)"."""
     if len(hints) < 2 or not hints[0].refined:
         return ""
     best = hints[0]
@@ -110,6 +111,11 @@ def star_note(state: State, hints) -> str:
             safest.caida_risk:
         return ""
     if safest.loss_ci95 is not None and safest.loss_ci95[0] <= 0.0:
-        return ""
+        low, high = safest.loss_ci95
+        said = _("even with {move} (+{gain} win %, inside the noise: ±{margin}), which risks less caída ({safe_risk} "
+                 "against {risk})")
+        return said.format(move=move_name(state, safest.action), gain=number(best.win_pct - safest.win_pct),
+                           margin=number((high - low) / 2), safe_risk=percent(100 * safest.caida_risk),
+                           risk=percent(100 * best.caida_risk))
     risks = {h.action: (h.caida_risk, h.limpia_risk) for h in (best, safest)}
     return best_despite(state, best.action, safest.action, risks, best.win_pct - safest.win_pct)

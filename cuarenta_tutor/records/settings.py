@@ -1,11 +1,11 @@
 """Provides the person's settings as one typed value (read once and checked, kept aside when damaged, written
 atomically), and the options of a new game as another.
 
-`settings.json` in the user data folder holds `{"tutor": bool, "model": str, "level": str, "language": str}` ("" for
-the shipped model; "" for the language of the environment, else "en" or "es"). Reading never raises and never
-resets anything in silence: a file that is not such an object, or holds a value of the wrong type or an unknown
-level or language, is kept aside as `settings.damaged-<time>.json` (records.read_json, as every file of the
-person's), the values it cannot use take their defaults, the repaired settings are written back where the file
+`settings.json` in the user data folder holds `{"tutor": bool, "model": str, "level": str, "language": str,
+"hints": bool}` ("" for the shipped model; "" for the language of the environment, else "en" or "es"). Reading never
+raises and never resets anything in silence: a file that is not such an object, or holds a value of the wrong type
+or an unknown level or language, is kept aside as `settings.damaged-<time>.json` (records.read_json, as every file
+of the person's), the values it cannot use take their defaults, the repaired settings are written back where the file
 could be kept aside, and each problem is a message for the person. A model that is no longer there (moved,
 deleted) is a message too: the agent plays with the shipped one.
 """
@@ -42,15 +42,17 @@ class Settings:
     """The level of play last chosen for a new game (one of LEVELS)."""
     language: str = ""
     """The language of the interface: "en", "es", or "" for the environment's (i18n.from_environment)."""
+    hints: bool = False
+    """The hints panel open (h): the person's last choice, with which every new or continued game starts."""
 
     def __post_init__(self) -> None:
-        problems = _problems(self.tutor, self.model, self.level, self.language)
+        problems = _problems(self.tutor, self.model, self.level, self.language, self.hints)
         if problems:
             raise ValueError("; ".join(problems.values()))
 
     def to_json(self) -> dict:
         return {"tutor": self.tutor, "model": "" if self.model is None else str(self.model), "level": self.level,
-                "language": self.language}
+                "language": self.language, "hints": self.hints}
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,7 @@ class NewGame:
             raise ValueError(_("the seed is a whole number, not {value}").format(value=repr(self.seed)))
 
 
-def _problems(tutor, model, level, language="") -> dict[str, str]:
+def _problems(tutor, model, level, language="", hints=False) -> dict[str, str]:
     """The values that are not settings, by field, each with its reason."""
     found = {}
     if not isinstance(tutor, bool):
@@ -100,6 +102,8 @@ def _problems(tutor, model, level, language="") -> dict[str, str]:
     if not isinstance(language, str) or language not in ("", *LANGUAGES):
         found["language"] = _("language {value} is not a language of the tutor (choose one of: {choices})").format(
             value=repr(language), choices=", ".join(LANGUAGES))
+    if not isinstance(hints, bool):
+        found["hints"] = _("hints must be true or false, not {value}").format(value=repr(hints))
     return found
 
 
@@ -117,7 +121,8 @@ def load_settings(path=None) -> tuple[Settings, list[str]]:
     except FileError as err:
         return Settings(), [str(err)]
     defaults = Settings()
-    values = {name: data.get(name, getattr(defaults, name)) for name in ("tutor", "model", "level", "language")}
+    values = {name: data.get(name, getattr(defaults, name))
+              for name in ("tutor", "model", "level", "language", "hints")}
     if isinstance(values["model"], str):
         values["model"] = Path(values["model"]) if values["model"] else None
     damaged = _problems(**values)

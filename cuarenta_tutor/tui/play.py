@@ -3,9 +3,12 @@
 Workers compute, the screen applies: the agent's decision and the analysis are made in thread workers, off the event
 loop, and come back as messages tagged with the request they answer (the game's ply and position when asked). The
 screen, on the event loop, makes a move or uses an analysis only while the game is still where its request left it,
-else drops it; only the screen changes the session. While the person waits for the agent or the tutor, their keys are
-refused with one line in place of whose turn it is. The screen holds the engine state in a reactive attribute and
-passes it down to its widgets, which compute their words in the language in use each time they draw.
+else drops it; only the screen changes the session. The person's position is analysed as their turn starts: every
+number they read is that verdict (the hints, the tutor, the agent's win %, the win % kept for their move, for which a
+move made before it is in waits), never the network's rougher one. While the person waits for the agent or the
+tutor, their keys are refused with one line in place of whose turn it is. The screen holds the engine state in a
+reactive attribute and passes it down to its widgets, which compute their words in the language in use each time
+they draw.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ class PlayScreen(Screen):
     state: reactive[State | None] = reactive(None, always_update=True)
     """The engine state the widgets show (set after every move)."""
     show_hints: reactive[bool] = reactive(False)
+    """The hints panel open (h): the person's last choice (settings.hints), kept for their next game."""
     tutor: reactive[bool] = reactive(True)
     """Tutor mode: ask before a move the analysis finds a clear mistake or blunder."""
 
@@ -85,6 +89,8 @@ class PlayScreen(Screen):
         """(Request, Analysis) of the last position analysed."""
         self.asked: Request | None = None
         """The position the analysis's worker is working on, if any."""
+        self.failed: Request | None = None
+        """The position whose analysis failed last (said once): asked again only by a key of the person's."""
         self.agent_asked: Request | None = None
         """The position the agent's worker is deciding at, if any: the person waits."""
         self.checking: tuple | None = None
@@ -95,7 +101,9 @@ class PlayScreen(Screen):
         """What the person waits for, as the line that refuses their keys meanwhile (never queued), or None."""
         if self.agent_asked is not None:
             return _("Wait: the agent is playing")
-        return _("Wait: the tutor is checking") if self.checking is not None else None
+        if self.checking is not None:
+            return _("Wait: the tutor is checking") if self.tutor else _("Wait: your move is being analysed")
+        return None
 
     def compose(self) -> ComposeResult:
         yield Scoreboard(id="score")
@@ -110,9 +118,9 @@ class PlayScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.set_reactive(PlayScreen.show_hints, self.app.settings.hints)  # every game starts as the last was left
         self.query_one(SeatsView).display = self.session.state.rules.players == 4
         self.show_opponent()
-        self.query_one(AgentPanel).scale = self.session.one_pass  # the network's win % on the analysis's scale
         self.show_notes(self.session.last.callouts if self.session.last else [])
         if self.session.agent_last:  # a resumed game: the agent's last move, without its numbers
             self.query_one(AgentPanel).move = self.session.agent_last
@@ -124,7 +132,9 @@ class PlayScreen(Screen):
         opponent = _("level {level} · model {model} {id}").format(level=s.level, model=s.model_path.stem,
                                                                   id=s.agent.model_id[:8])
         self.query_one(AgentPanel).model = opponent
-        self.query_one(Scoreboard).opponent = opponent  # all game long, not only until the agent's first move
+        self.query_one(Scoreboard).opponent = (  # all game long: the first that fits the line (2 v 2's is shorter)
+            opponent, _("level {level} · model {id}").format(level=s.level, id=s.agent.model_id[:8]),
+            _("level {level}").format(level=s.level))
 
     def retranslate(self) -> None:
         """Draw every word again in the language now in use (the settings screen changed it): the widgets compute
@@ -146,6 +156,9 @@ class PlayScreen(Screen):
                        self.query_one(HandView)):
             widget.state = state
         self.show_turn()
+        if s.human_turn and self.agent_asked is None:
+            self.ask_analysis()  # your position's verdict, asked as your turn starts: the hints, the tutor, your win %
+        self.show_agent_win()
         self.show_hints_panel()
         history = s.win_history
         self.query_one("#winlabel", Static).update(
@@ -168,8 +181,8 @@ class PlayScreen(Screen):
     def show_turn(self, notice: str = "") -> None:
         """Whose turn the hand's line says (and `notice`, one line in its place: a key that was not played)."""
         s, hand = self.session, self.query_one(HandView)
-        hand.status = ("over" if s.over else "checking" if self.checking else "thinking" if self.agent_asked
-                       or not s.human_turn else "yours")
+        hand.status = ("over" if s.over else ("checking" if self.tutor else "analysing") if self.checking else
+                       "thinking" if self.agent_asked or not s.human_turn else "yours")
         hand.notice = notice
 
     def watch_show_hints(self) -> None:
@@ -188,17 +201,28 @@ class PlayScreen(Screen):
             hints.note = coaching.star_note(state, refined)
             hints.hints = refined
             return
-        hints.note = ""
-        hints.hints = tuple(self.session.quick_hints())  # the network's numbers at once (a few ms)
+        hints.note = ""  # the moves, their keys and what they take at once, in the hand's order; no number until the
+        # analysis's (the network's own is off by several points): "…" in its place
+        hints.hints = tuple(sorted(self.session.quick_hints(), key=lambda h: (int(h.key), h.action)))
         self.ask_analysis()
+
+    def show_agent_win(self) -> None:
+        """The agent panel's win % after the agent's last move: the verdict of your position there once the analysis
+        is in, "…" while it comes; kept while you play, until the agent's next move."""
+        panel, result = self.query_one(AgentPanel), self.current_analysis()
+        if self.session.human_turn and result is not None:
+            panel.verdict, panel.coming = result.best.win_pct, False
+        else:
+            panel.coming = panel.verdict is None and self.asked is not None and self.session.at(self.asked)
 
     def current_analysis(self):
         """The analysis of the position the game is at, if it has come."""
         return self.analysis[1] if self.analysis is not None and self.session.at(self.analysis[0]) else None
 
     def ask_analysis(self) -> None:
-        """Have the position the game is at analysed in a worker, unless that is under way already."""
-        if self.asked is None or not self.session.at(self.asked):
+        """Have the position the game is at analysed in a worker, unless it is in or under way already."""
+        failed = self.failed is not None and self.session.at(self.failed)
+        if self.current_analysis() is None and not failed and (self.asked is None or not self.session.at(self.asked)):
             self.asked = self.session.request()
             self.analyse(self.session, self.session.position(), self.asked)
 
@@ -221,6 +245,7 @@ class PlayScreen(Screen):
         if not self.session.at(message.request):
             return  # the game has moved on: an answer about a position gone
         self.analysis = (message.request, message.analysis)
+        self.show_agent_win()
         if self.checking is not None:
             asked, action, card = self.checking
             self.checking = None
@@ -262,24 +287,24 @@ class PlayScreen(Screen):
                              lambda action: self.play(action, card, request) if action is not None else None)
 
     def play(self, action: int, card: int, request: Request) -> None:
-        """The person chose a move with the game at `request`: in tutor mode it is checked first (play_checked
-        plays it). A choice made for a position gone is dropped."""
+        """The person chose a move with the game at `request`: on the analysis of the position (waited for if it
+        is not in: the win % recorded for the move is its verdict), checked by the tutor in tutor mode, then played
+        (play_checked). A choice made for a position gone is dropped."""
         if not self.session.at(request) or self.waiting:
             return
-        if not self.tutor:
-            self.play_checked(action, card, request)
-        elif self.current_analysis() is not None:
+        if self.current_analysis() is not None:
             self.check_move(action, card)
         else:
+            self.failed = None  # a failed analysis is tried again for the move
             self.checking = (request, action, card)
             self.show_turn()
             self.ask_analysis()
 
     def check_move(self, action: int, card: int) -> None:
-        """Warn before a clear mistake (the tutor's modal), else play: on the analysis of the position the game is
-        at."""
+        """Warn before a clear mistake (the tutor's modal, in tutor mode), else play: on the analysis of the position
+        the game is at."""
         request, result = self.analysis
-        klass = warning_for(result, action, self.session.coach_preset)
+        klass = warning_for(result, action, self.session.coach_preset) if self.tutor else None
         if klass is None:
             self.play_checked(action, card, request)
             return
@@ -323,6 +348,7 @@ class PlayScreen(Screen):
 
     def action_toggle_hints(self) -> None:
         self.show_hints = not self.show_hints
+        self.app.change_settings(hints=self.show_hints)  # the next game, new or continued, starts so
 
     def action_toggle_tutor(self) -> None:
         self.tutor = self.app.tutor = not self.tutor
@@ -385,6 +411,7 @@ class PlayScreen(Screen):
             return
         move = (before, report.decision, move_name(before, report.action) + f" ({card_str(report.card)})")
         panel = self.query_one(AgentPanel)
+        panel.verdict = None  # its win % is the analysis's of where it leaves the game: "…" until it is in
         panel.move = move
         if self.session.state.rules.players == 4:  # every agent move since yours, one line each
             panel.moves = (*panel.moves, move)
@@ -393,11 +420,14 @@ class PlayScreen(Screen):
     @on(WorkerFailed)
     def worker_failed(self, message: WorkerFailed) -> None:
         if message.request is self.asked:
-            self.asked = None
-            if self.checking is not None:  # the move the tutor could not check is not played: say why
-                self.checking = None
-                self.state = self.session.state
+            self.asked, self.failed = None, message.request
+            checking, self.checking = self.checking, None
+            self.query_one(AgentPanel).coming = False
             self.app.report_error(message.error)
+            if checking is not None and not self.tutor:  # no analysis: the move is played on the network's numbers
+                self.play_checked(checking[1], checking[2], checking[0])
+            elif checking is not None:  # the move the tutor could not check is not played: said above
+                self.state = self.session.state
         elif message.request is self.agent_asked:
             self.agent_asked = None
             self.agent_failed(message.error)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.cells import cell_len
+from rich.console import Console
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -142,9 +143,13 @@ class ReviewGame(Screen):
                 Binding("n", "mistake(1)", N_("Next mistake")), Binding("N", "mistake(-1)", N_("Prev mistake")),
                 Binding("home", "jump(0)", N_("First move"), show=False),
                 Binding("end", "jump(-1)", N_("Last move"), show=False),
-                Binding("f", "face_up", N_("Face up")), Binding("d", "deeper", N_("Deeper review")),
-                Binding("x", "explore", N_("Explore from here")), Binding("t", "luck_table", N_("Luck vs skill")),
-                Binding("escape", "app.pop_screen", N_("Back"))]
+                Binding("f", "face_up", N_("Face up"), show=False),
+                Binding("d", "deeper", N_("Deeper review"), show=False),
+                Binding("x", "explore", N_("Explore from here")),
+                Binding("t", "luck_table", N_("Luck vs skill"), show=False),  # the luck line says "(t: per hand)"
+                Binding("escape", "app.pop_screen", N_("Back")),
+                Binding("ctrl+q", "app.quit", N_("Quit"), show=False)]
+    """The footer shows what fits 80 columns in both languages (? Help lists every key: f, d, t, ctrl+q)."""
 
     class Progress(Message):
         """Moves analysed so far by the review worker, and whose."""
@@ -184,7 +189,7 @@ class ReviewGame(Screen):
                 yield Static(id="move")
                 yield WinGraph(id="graph")
                 yield Static(id="luck")
-        yield Footer()
+        yield Footer(show_command_palette=False)  # ctrl+p still opens it: its place is the review's keys
 
     def on_mount(self) -> None:
         self.model_id = files.file_sha256(self.app.model)  # the provenance to compare with
@@ -195,25 +200,29 @@ class ReviewGame(Screen):
         self.start_review(None)
 
     def fill_move_list(self) -> None:
-        """Every move, its mover and the class of its annotation; choosing one shows it."""
+        """Every move: its number, its mover, the move whole (a long one wraps under itself, never cut) and the mark
+        of its annotation's class; choosing one shows it."""
         menu = self.query_one("#move-list", OptionList)
         menu.clear_options()
+        width = int(menu.styles.width.value) - menu.styles.gutter.width - menu.styles.scrollbar_size_vertical
         for i, move in enumerate(self.record.moves):
             note = self.notes[i]
-            mark = note.klass.mark if note else ""
-            menu.add_option(Option(f"{i + 1:3d} {self.short(move.seat):<3} "
-                                   f"{move_name(self.states[i], move.action)[:13]:<13}{mark:>2}", id=str(i)))
-        menu.add_option(Option("    " + _("end of the game"), id=str(len(self.record.moves))))
+            said = Text(_("{seat}: {move}").format(seat=self.short(move.seat),
+                                                   move=move_name(self.states[i], move.action)))
+            if note and note.klass.mark:
+                said.append(" " + note.klass.mark, style=STYLES.get(note.klass, "green"))
+            menu.add_option(Option(numbered(i + 1, said, width), id=str(i)))
+        menu.add_option(Option(numbered(None, Text(_("end of the game")), width), id=str(len(self.record.moves))))
         menu.highlighted = self.ply
 
     def short(self, seat: int) -> str:
-        """A seat in three letters for the move list: "you", "Age", "Eas", "Par", "Wes" (Spanish "tú", "Age",
-        "Der", "Com", "Izq"); another name's first three letters."""
+        """A seat as the move list names it: "you", "agent", "East", "partner", "West" (Spanish "tú", "agente",
+        "rival derecho", "compañero", "rival izquierdo"); another name as the record has it."""
         if seat == self.record.human_seat:
             return pgettext("move list", "you")
         name = self.record.seats[seat].name
-        return {"Agent": pgettext("move list", "Age"), "East": pgettext("move list", "Eas"),
-                "Partner": pgettext("move list", "Par"), "West": pgettext("move list", "Wes")}.get(name, name[:3])
+        return {"Agent": pgettext("move list", "agent"), "East": pgettext("move list", "East"),
+                "Partner": pgettext("move list", "partner"), "West": pgettext("move list", "West")}.get(name, name)
 
     @on(OptionList.OptionSelected, "#move-list")
     def move_chosen(self, event: OptionList.OptionSelected) -> None:
@@ -437,6 +446,16 @@ class ReviewGame(Screen):
     def action_explore(self) -> None:
         """Play on from the move on show against the agent, as a new game (this one stays as it is)."""
         self.app.explore(self.record, min(self.ply, len(self.record.moves)))
+
+
+def numbered(n: int | None, said: Text, width: int) -> Text:
+    """A move list's entry in `width` cells: its number (none for the end), then `said`, wrapped at its words under
+    itself (never cut)."""
+    lines = said.wrap(Console(width=width), width - 4)
+    entry = Text(f"{'' if n is None else number(n):>3} ")
+    for i, line in enumerate(lines):
+        entry.append_text(Text("\n    ") + line if i else line)
+    return entry
 
 
 class _Stopped(Exception):

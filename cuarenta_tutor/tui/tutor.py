@@ -14,6 +14,7 @@ from ..app import coaching
 from ..app.coaching import Class, classify
 from ..i18n import N_, _, number, percent
 from ..narrator import move_name, why_better
+from .dialogs import BelowTheHand
 
 
 def warning_for(analysis, action: int, preset: str = "standard") -> Class | None:
@@ -23,8 +24,9 @@ def warning_for(analysis, action: int, preset: str = "standard") -> Class | None
     return klass if klass.is_mistake_or_worse else None
 
 
-class TutorWarning(ModalScreen[str]):
-    """Asks before a losing move; dismisses with "play" or "back"."""
+class TutorWarning(BelowTheHand, ModalScreen[str]):
+    """Asks before a losing move, below your hand (the score and the table in sight); dismisses with "play" or
+    "back"."""
 
     BINDINGS = [Binding("p", "choose('play')", N_("Play it anyway")),
                 Binding("t", "choose('back')", N_("Take it back")),
@@ -45,7 +47,8 @@ class TutorWarning(ModalScreen[str]):
                 win=coaching.analysis_win(self.analysis, move), loss=number(move.loss), where=self.analysis.where),
                 id="warning")
             yield Static(self.better if self.shown else "", id="better")
-            yield Static(Text(_("[p] play it anyway   [t] take it back   [s] show the better move"), style="dim"))
+            yield Static(Text(_("[p] play it anyway   [t] take it back   [s] show the better move"), style="dim"),
+                         classes="keys")
         yield Footer()
 
     shown = False
@@ -66,6 +69,7 @@ class TutorWarning(ModalScreen[str]):
     def action_show(self) -> None:
         self.shown = True
         self.query_one("#better", Static).update(self.better)
+        self.call_after_refresh(self.fit_below)  # the box grew: its keys' line may give way
 
     def retranslate(self) -> None:
         self.recompose()

@@ -85,23 +85,23 @@ def seat_played(state: State, seat: int) -> str:
         seat, _("You played {move}"))
 
 
-def side_win(state: State, seat: int, win: float) -> str:
-    """The win % of `seat`'s side after its move: "agent win 53%", in 2 v 2 "your team win 53%" / "their team win
-    53%"."""
+def side_win(state: State, seat: int, win: str) -> str:
+    """The win % of `seat`'s side after its move (`win`, as shown: "53%", or "…" while the analysis comes): "agent
+    win 53%", in 2 v 2 "your team win 53%" / "their team win 53%"."""
     if state.rules.players == 2:
-        return _("agent win {win}").format(win=percent(win))
+        return _("agent win {win}").format(win=win)
     if seat % 2 == 0:
-        return _("your team win {win}").format(win=percent(win))
-    return _("their team win {win}").format(win=percent(win))
+        return _("your team win {win}").format(win=win)
+    return _("their team win {win}").format(win=win)
 
 
 class Scoreboard(Static):
     """Scores (per team in 2 v 2), perros tally, cartón counts, hand, deal, stock and dealer."""
 
     state: reactive[State | None] = reactive(None, layout=False)
-    opponent: reactive[str] = reactive("", layout=False)
-    """Who the person plays against, shown at the end of the first line all game ("level strong · model
-    cuarenta-a2c-lstm c736f1a1"; cut with "…" where the line is short)."""
+    opponent: reactive[tuple] = reactive((), layout=False)
+    """Who the person plays against, shown at the end of the first line all game: the first of these texts that fits
+    there, whole ("level strong · model cuarenta-a2c-lstm c736f1a1", then shorter ones; none where none fits)."""
 
     def watch_opponent(self) -> None:
         self.watch_state(self.state)
@@ -123,17 +123,23 @@ class Scoreboard(Static):
         t.append(f"   {theirs} ")
         t.append(f"{number(agent):>2} ", style="bold")
         t.append(perros(agent), style="magenta")
-        room = (self.content_size.width or 78) - len(t.plain) - 3
-        if self.opponent and room >= 8:
-            t.append("   " + fit(self.opponent, room), style="dim")
+        room = (self.content_size.width or 78) - cell_len(t.plain) - 3
+        shown = next((said for said in self.opponent if cell_len(said) <= room), "")
+        if shown:
+            t.append("   " + shown, style="dim")
         line = (_("Cartón: you {ours} · agent {theirs} cards   Hand {hand} · deal {deal}/{deals} · stock {stock} · "
                   "dealer {dealer}") if state.rules.players == 2 else
                 _("Cartón: ours {ours} · theirs {theirs} cards   Hand {hand} · deal {deal}/{deals} · stock {stock} · "
                   "dealer {dealer}"))
-        t.append("\n" + line.format(ours=number(len(state.piles[0])), theirs=number(len(state.piles[1])),
-                                     hand=number(state.hand_no + 1), deal=number(state.deal_no + 1),
-                                     deals=number(state.rules.deals_per_hand), stock=number(len(state.stock)),
-                                     dealer=seat_word(state, state.dealer)))
+        values = dict(ours=number(len(state.piles[0])), theirs=number(len(state.piles[1])),
+                      hand=number(state.hand_no + 1), deal=number(state.deal_no + 1),
+                      deals=number(state.rules.deals_per_hand), stock=number(len(state.stock)),
+                      dealer=seat_word(state, state.dealer))
+        said = line.format(**values)
+        if cell_len(said) > (self.content_size.width or 78):  # whole, shorter: the cartón's counts yours first
+            said = _("Cartón: {ours}-{theirs} cards   Hand {hand} · deal {deal}/{deals} · stock {stock} · dealer "
+                     "{dealer}").format(**values)
+        t.append("\n" + said)
         self.update(t)
 
 
@@ -184,7 +190,8 @@ class HandView(Static):
 
     state: reactive[State | None] = reactive(None, layout=False)
     status: reactive[str] = reactive("", layout=False)
-    """"yours", "thinking" (an agent's turn), "checking" (the tutor checks your move) or "over"."""
+    """"yours", "thinking" (an agent's turn), "checking" (the tutor checks your move), "analysing" (your move waits
+    for the analysis, the tutor off: its win % is recorded from it) or "over"."""
     notice: reactive[str] = reactive("", layout=False)
     """One line said in place of the status (a key that was not played, and why), until the status changes."""
 
@@ -204,6 +211,8 @@ class HandView(Static):
             hand.append("   " + _("your turn: press {keys}").format(keys=keys(len(state.hands[0]))), style="green")
         elif self.status == "checking":
             hand.append("   " + _("the tutor is checking…"), style="dim")
+        elif self.status == "analysing":
+            hand.append("   " + _("analysing your move…"), style="dim")
         else:
             hand.append("   " + _("agent is thinking…"), style="dim")
         self.update(hand)
@@ -219,17 +228,34 @@ class HandView(Static):
 
 
 class AgentPanel(Static):
-    """After each agent move: what it played, its probability over its moves and its win %."""
+    """After each agent move: what it played, its probability over its moves and its side's win %: the analysis's
+    (the verdict of your position after it), never the network's own estimate; "…" while the analysis comes."""
 
     move: reactive[tuple | None] = reactive(None, layout=False)
     """(state before the move, the agent's Decision, the move's name) of its last move, or None."""
     model: reactive[str] = reactive("", layout=False)
     """The model it plays with ("cuarenta-a2c-lstm 967dfd4d"), shown until its first move."""
-    scale = staticmethod(lambda value: 100.0 * value)
-    """The network's value -> win % on the analysis's scale (the play screen sets the session's one-pass fit)."""
+    verdict: reactive[float | None] = reactive(None, layout=False)
+    """Your side's win % where the agent's last move left the game: the analysis of your position there (its best
+    move's); shown as the side's of the seat that moved (the agent's: 100 minus it). None: not in (yet)."""
+    coming: reactive[bool] = reactive(False, layout=False)
+    """Whether the verdict is on its way (your turn, the analysis asked): "…" in its place meanwhile."""
 
     def watch_model(self) -> None:
         self.watch_move(self.move)
+
+    def watch_verdict(self) -> None:
+        self.watch_moves(self.moves)
+
+    def watch_coming(self) -> None:
+        self.watch_moves(self.moves)
+
+    def win_of(self, before: State, seat: int) -> str:
+        """The win % of `seat`'s side after the last move, as shown ("agent win 53%", "agent win …"), or "" where
+        none is coming."""
+        if self.verdict is not None:
+            return side_win(before, seat, percent(self.verdict if seat % 2 == 0 else 100.0 - self.verdict))
+        return side_win(before, seat, "…") if self.coming else ""
 
     moves: reactive[tuple] = reactive((), layout=False)
     """2 v 2: every agent move since yours, each (state before, Decision or None, name), one line each."""
@@ -243,14 +269,16 @@ class AgentPanel(Static):
             return
         width = self.content_size.width or 78
         t = Text()
-        for i, (before, decision, played) in enumerate(moves[-3:]):
+        shown = moves[-3:]
+        for i, (before, decision, played) in enumerate(shown):
             line = styled(seat_played(before, before.turn), "bold", move=Text(played, style="bold magenta"))
-            extras = []  # its probability of the move, its team's win %: each shown where it fits on the line
+            extras = []  # its probability of the move, its team's win % (the last move's): each where it fits
             if decision is not None and decision.probs:
                 extras.append("  " + _("p {chance}").format(chance=percent(100 * decision.probs.get(decision.action,
                                                                                                      0))))
-                if decision.value is not None:
-                    extras.append(" · " + side_win(before, before.turn, self.scale(decision.value)))
+                win = self.win_of(before, before.turn) if i == len(shown) - 1 else ""
+                if win:
+                    extras.append(" · " + win)
             for extra in extras:
                 if line.cell_len + cell_len(extra) > width:
                     break
@@ -275,8 +303,9 @@ class AgentPanel(Static):
             t.append("\n  " + _("(before you left; its numbers show again from its next move)"), style="dim")
             self.update(t)
             return
-        if decision.value is not None:
-            t.append("   " + side_win(state_before, state_before.turn, self.scale(decision.value)))
+        win = self.win_of(state_before, state_before.turn)
+        if win:
+            t.append("   " + win)
         top = sorted(decision.probs.items(), key=lambda kv: -kv[1])[:4]
         shown = ""  # the likeliest moves, as many as one line holds (never a move cut in two)
         for a, p in top:
@@ -306,43 +335,52 @@ def taken(does: str) -> str:
     return ", ".join(x for x in (notes, head) if x)
 
 
+def take_in(does: str, width: int) -> str:
+    """A hint's "what it takes" column in `width` cells: all of it (`taken`) where it fits, else its notes alone
+    ("caída +2, limpia +2": the move's name says which cards it takes), else cut with "…"."""
+    whole = taken(does)
+    if cell_len(whole) <= width:
+        return whole
+    return fit(does.partition(", ")[2], width)
+
+
 def hint_rows(hints, width: int = 78) -> list[str]:
-    """The hints' rows in `width` cells: key, move, win % after, risks, then what it takes (its cards, what it
-    scores). Each column is as wide as its longest entry; what does not fit is cut with "…", so no column runs
-    into the next ("7 takes A+2+4, then J  …", never "takes A+2+4, t takes A♥")."""
+    """The hints' rows in `width` cells: key, move, win % after, risks, then what it takes, flush right in what the
+    row leaves (what it scores, then its cards: `take_in`). The name, win and risk columns are each as wide as their
+    longest entry; a name that does not fit is cut with "…", so no column runs into the next ("7 takes A+2+4, then J
+    …", never "takes A+2+4, t takes A♥"). A hint not refined yet shows no number: "…" in its win column, and no star
+    (only the analysis's numbers are a verdict)."""
     if not hints:
         return []
-    wins = [coaching.hint_win(h) for h in hints]
+    wins = [coaching.hint_win(h) if h.refined else "…".rjust(len(percent(100))) for h in hints]
     risks = []
     for h in hints:
         parts = [_("caída {chance}").format(chance=percent(100 * h.caida_risk))] if h.refined and h.caida_risk else []
         parts += [_("limpia {chance}").format(chance=percent(100 * h.limpia_risk))] if h.refined and h.limpia_risk \
             else []
         risks.append(" ".join(parts))
-    takes = [taken(h.does) for h in hints]
     w_win, w_risk = max(map(len, wins)), max(map(len, risks))
     room = width - 6 - 2 - w_win - (2 + w_risk if w_risk else 0)
     w_name = min(max(len(h.name) for h in hints), room)
-    w_takes = room - w_name - 2
-    if w_takes < 6:  # no room for the cards: the move's name has the whole of it
-        w_name, w_takes = room, 0
     rows = []
-    for i, (h, win, risk, take) in enumerate(zip(hints, wins, risks, takes, strict=True)):
-        row = f"{'★' if i == 0 else ' '} [{h.key}] {fit(h.name, w_name):<{w_name}}  {win:<{w_win}}"
-        if w_risk:
-            row += f"  {risk:<{w_risk}}"
-        if w_takes and take:
-            row += f"  {fit(take, w_takes)}"
-        rows.append(row.rstrip())
+    for i, (h, win, risk) in enumerate(zip(hints, wins, risks, strict=True)):
+        row = f"{'★' if i == 0 and h.refined else ' '} [{h.key}] {fit(h.name, w_name):<{w_name}}  {win:<{w_win}}"
+        if risk:
+            row += f"  {risk}"
+        spare = width - cell_len(row) - 2
+        take = take_in(h.does, spare) if taken(h.does) and spare >= 6 else ""
+        rows.append(row + " " * (width - cell_len(row) - cell_len(take)) + take if take else row.rstrip())
     return rows
 
 
 class HintsPanel(Static):
     """Every legal move: the key that plays it, what it does now, your win % after it and what it risks.
 
-    The network's numbers come at once; the analysis refines them ("62% ±3", marked refined; "62% ±?" where the
-    model's error was never measured). The star marks the best by the numbers shown; when it is also the move with
-    the highest caída risk, a last line (`note`) says why it is still best."""
+    The moves, their keys and what they take show at once, in the hand's order; their numbers only once the analysis
+    is in ("62% ±3", marked refined; "62% ±?" where the model's error was never measured), "…" in their place
+    meanwhile (the header says "thinking…"). The star marks the best by the analysis's numbers; when it is also the
+    move with the highest caída risk, a last line (`note`) says why it is still best, or that it is even with a
+    safer one."""
 
     hints: reactive[tuple] = reactive((), layout=False)
     note: str = ""
@@ -350,7 +388,7 @@ class HintsPanel(Static):
 
     def watch_hints(self, hints) -> None:
         refined = bool(hints) and hints[0].refined
-        tag = _("[refining…]")
+        tag = _("[thinking…]")
         if refined:
             tag = {(False, True): _("[refined]"), (True, True): _("[refined, cut short]"),
                    (False, False): _("[refined, uncalibrated: ±?]"),
