@@ -235,9 +235,57 @@ def bench_agent(model, count: int, seed: int, players: int = 2, seconds: float =
     return out
 
 
+def first_hint(started: float) -> dict:
+    """In this process, which must be a fresh one (`bench_tui` starts one at `started`, a time.time()): the app opened
+    at home (headless, 80x24, the settings of CUARENTA_TUTOR_HOME: `bench_tui`'s are new), a new game started by its
+    keys at once (n, then Start), and h pressed on the person's first turn (unless their settings show the hints).
+    Seconds from `started` to the home screen (`home_s`), from n to the dialog (`new_game_dialog_s`), from Start to
+    the play screen (`play_screen_s`), and from h to the refined hints (`first_hint_s`): the worst case of a cold
+    start, a person who does not stop to read while the app loads what a game needs (CuarentaApp.warm)."""
+    import asyncio
+
+    async def run() -> dict:
+        from .tui import make_app
+        from .tui.home import HomeScreen, NewGame
+
+        app = make_app()
+        out = {}
+        async with app.run_test(size=(80, 24)) as pilot:
+            async def until(done) -> None:  # the caller's timeout stops a hang
+                while not done():
+                    await pilot.pause(0.005)
+
+            await until(lambda: isinstance(app.screen, HomeScreen))
+            out["home_s"] = time.time() - started
+            start = time.perf_counter()
+            await pilot.press("n")
+            await until(lambda: isinstance(app.screen, NewGame))
+            await pilot.pause()
+            out["new_game_dialog_s"] = time.perf_counter() - start
+            from .tui.play import PlayScreen
+            from .tui.widgets import HintsPanel
+
+            start = time.perf_counter()
+            await pilot.click("#start")
+            await until(lambda: isinstance(app.screen, PlayScreen))
+            out["play_screen_s"] = time.perf_counter() - start
+            play = app.screen
+            await until(lambda: play.session.human_turn and play.agent_asked is None)
+            start = time.perf_counter()
+            if not play.show_hints:  # the settings may keep them on: then they come with the turn
+                await pilot.press("h")
+            hints = play.query_one(HintsPanel)
+            await until(lambda: hints.display and bool(hints.hints) and hints.hints[0].refined)
+            out["first_hint_s"] = time.perf_counter() - start
+        return {key: round(value, 3) for key, value in out.items()}
+
+    return asyncio.run(run())
+
+
 def bench_tui(moves: int, seed: int, paints: int = 3) -> dict:
-    """Time to first paint of the real command in a real terminal (tmux; the median of `paints` starts), and the
-    agent's move plus the hints for the person's next move, through the game session the app uses."""
+    """Time to first paint of the real command in a real terminal (tmux; the median of `paints` starts); a cold start
+    in a fresh process to the first hint (`first_hint`); and the agent's move plus the hints for the person's next
+    move, through the game session the app uses."""
     import os
     import shutil
     import subprocess
@@ -271,6 +319,13 @@ def bench_tui(moves: int, seed: int, paints: int = 3) -> dict:
             out["first_paint_s"] = round(sorted(painted)[len(painted) // 2], 3) if painted else None
         else:
             out["first_paint_s"] = None  # tmux is needed to watch a real terminal
+        code = f"import json; from cuarenta_tutor.bench import first_hint; print(json.dumps(first_hint({time.time()})))"
+        try:
+            cold = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+            out.update(json.loads(cold.stdout.strip().splitlines()[-1]) if cold.returncode == 0 else
+                       {"first_hint_s": None, "first_hint_problem": (cold.stderr.strip() or "?").splitlines()[-1]})
+        except subprocess.TimeoutExpired:
+            out.update(first_hint_s=None, first_hint_problem="timeout 300 s")
         session = GameSession.new(seed=seed, dealer=1)
         times = []
         while not session.over and len(times) < moves:

@@ -23,7 +23,6 @@ def preflight(*checks) -> str | None:
     """Run `checks` (each returns a problem or None, or raises) in order: the first problem in one line, or None.
     A data folder, model or game file that cannot be used becomes its message."""
     from .. import records
-    from ..agents.onnx_contract import ModelError
 
     try:
         for check in checks:
@@ -33,7 +32,7 @@ def preflight(*checks) -> str | None:
     except OSError as err:
         return _("{where}: {error}; set {variable} to a folder you can write, or fix this one").format(
             where=err.filename or _("the user data folder"), error=err.strerror or err, variable=records.DATA_ENV)
-    except (ModelError, records.RecordError, ValueError) as err:
+    except ValueError as err:  # a ModelError, a RecordError (agents.onnx_contract, imported by the checks that need it)
         return str(err)
     return None
 

@@ -5,21 +5,23 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from rich.markdown import Markdown as RichMarkdown
+from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ..app import files
-from ..app.session import GameSession, warm_core
 from ..i18n import N_, _, language, paragraphs
 from . import words
 from .home import HomeScreen, NewGame
-from .play import PlayScreen
-from .review import ReviewGame, ReviewList
+
+# The play and review screens, the game session and the analysis behind them (numba, onnxruntime, numpy) are
+# imported where they are first used, and by `CuarentaApp.warm` in a worker once the first screen is drawn: the home
+# screen opens without them (tests/test_fast_start.py).
 
 HELP = Path(__file__).with_name("help.md")
 
@@ -37,8 +39,10 @@ class HelpScreen(Screen):
             yield Static(self.text())
         yield Footer()
 
-    def text(self) -> RichMarkdown:
+    def text(self):
         """The help in the language in use, paragraph by paragraph (i18n.paragraphs; catalogs.DOCS)."""
+        from rich.markdown import Markdown as RichMarkdown  # markdown-it: only when the help opens
+
         self.shown_in = language()
         return RichMarkdown(paragraphs(HELP.read_text(encoding="utf-8")))
 
@@ -72,9 +76,9 @@ class CuarentaApp(App):
         """The game opened at start (`play`), and the players and level of the lessons' first game; `rules`,
         `seed`, `dealer`, `level` and `players` are a shorthand for it."""
         self.folder = Path(folder) if folder else None
-        self.settings, self.settings_problems = files.load_settings()
+        self.settings, self.settings_problems = files.read_settings()
         """The person's settings, read once here (what they change is kept with change_settings), and what was
-        wrong with their file (told when the app opens)."""
+        wrong with their file (told when the app opens); the model they name is checked to load in `warm`."""
         self.model_path = model_path or self.settings.model
         """The model the agent plays with: given, else the person's choice (home, m), else None: the shipped one."""
         self.start, self.game = start, game
@@ -100,9 +104,13 @@ class CuarentaApp(App):
 
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())
-        warm_core()
         for problem in self.settings_problems:
             self.notify(problem, title=_("Your settings"), severity="warning", timeout=12, markup=False)
+        if self.start == "home":  # the first screen drawn first; what a game needs loads while the person reads it
+            self.call_after_refresh(self.warm)
+        else:  # the screen asked for needs the model now, and says itself what is wrong with it
+            self.model_checked(self.ModelChecked(*files.drop_unusable_model(self.settings)))
+            self.warm(tell=False)
         if self.start == "play":
             self.start_game(self.new_game)
         elif self.start == "lessons":
@@ -111,6 +119,63 @@ class CuarentaApp(App):
             self.action_drills()
         elif self.start == "review":
             self.open_review(self.game, self.seat) if self.game else self.action_review()
+
+    class ModelChecked(Message):
+        """The person's settings with their model checked to load (files.drop_unusable_model), and what was wrong."""
+
+        def __init__(self, settings: files.Settings, problems: list[str]) -> None:
+            super().__init__()
+            self.settings, self.problems = settings, problems
+
+    class ModelUnusable(Message):
+        """The agent's model does not load (files.ModelError): said on the home screen."""
+
+        def __init__(self, error: str) -> None:
+            super().__init__()
+            self.error = error
+
+    @work(thread=True, group="warm", exit_on_error=False)
+    def warm(self, tell: bool = True) -> None:
+        """Load what the first game needs, off the event loop while the home screen is read: the person's model checked
+        (a damaged one dropped and told), the agent's model loaded (onnxruntime; one that does not load told, unless
+        not `tell`), the compiled core warmed in a thread of its own (session.warm_core: numba), and the game's and the
+        review's screens imported (the analysis). Each is done again where it is needed, and a problem said there: a
+        failure here stops nothing."""
+        model = self.model
+        settings, problems = files.drop_unusable_model(self.settings)
+        if problems:
+            self.post_message(self.ModelChecked(settings, problems))
+            if self.model_path == self.settings.model:  # the dropped one (model_checked forgets it): the shipped one
+                model = files.default_model_path()
+        from ..app.session import warm_core
+
+        warm_core()
+        try:
+            files.load_session(model)  # kept by the process: the first game opens at once
+        except files.ModelError as err:  # the home command does not check it before the app opens
+            if tell:
+                self.post_message(self.ModelUnusable(str(err)))
+        from . import play, review  # noqa: F401 (imported here so that opening them does not wait)
+
+    @on(ModelUnusable)
+    def model_unusable(self, message: ModelUnusable) -> None:
+        self.notify(message.error, title=_("The agent's model"), severity="error", timeout=12, markup=False)
+
+    @on(ModelChecked)
+    def model_checked(self, message: ModelChecked) -> None:
+        """The person's model checked: one that does not load is dropped (from the settings, and as the agent's
+        model where it was that), and told."""
+        settings, problems = message.settings, message.problems
+        gone = self.settings.model
+        if settings.model is None and gone is not None:
+            self.settings = replace(self.settings, model=None)
+            if self.model_path == gone:
+                self.model_path = None
+            show = getattr(self.screen, "show_model", None)
+            if callable(show):
+                show()
+        for problem in problems:
+            self.notify(problem, title=_("Your settings"), severity="warning", timeout=12, markup=False)
 
     def get_system_commands(self, screen):
         for command in super().get_system_commands(screen):  # Textual's own, in words.TEXTUAL_WORDS
@@ -161,6 +226,8 @@ class CuarentaApp(App):
         self.start_game(choice)
 
     def action_review(self) -> None:
+        from .review import ReviewList
+
         self.push_screen(ReviewList())
 
     def action_lessons(self) -> None:
@@ -199,6 +266,8 @@ class CuarentaApp(App):
         if options is None:
             options = files.NewGame(players=self.new_game.players, level=self.new_game.level)
         level = options.level or self.settings.level
+        from ..app.session import GameSession
+
         if options.players == 4 and level == "adaptive":
             level = "club"  # the adaptive level follows one person's results: 1 v 1 only
             self.notify(_("Adaptive is for 1 v 1 games: this 2 v 2 game is at club level."))
@@ -206,15 +275,21 @@ class CuarentaApp(App):
                                                self.folder, level, options.players))
 
     def continue_game(self, path) -> None:
+        from ..app.session import GameSession
+
         self.open_play(lambda: GameSession.resume(path, self.model_path, self.folder))
 
     def explore(self, record, ply: int) -> None:
         """A new game from move `ply` of a saved one (which is not touched)."""
+        from ..app.session import GameSession
+
         if self.open_play(lambda: GameSession.explore(record, ply, self.model_path, self.folder)):
             self.notify(_("A new game from this point; the reviewed game stays as it was."))
 
     def open_play(self, make_session) -> bool:
         """Open the play screen on the session `make_session()` builds; a problem is a message. Whether it opened."""
+        from .play import PlayScreen
+
         try:
             session = make_session()
             if self.analysis is not None:
@@ -226,6 +301,8 @@ class CuarentaApp(App):
         return True
 
     def open_review(self, path, seat: int | None = None) -> None:
+        from .review import ReviewGame
+
         try:
             screen = ReviewGame(path, seat)
         except (files.RecordError, OSError, ValueError) as err:

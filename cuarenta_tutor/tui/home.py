@@ -190,9 +190,10 @@ class HomeScreen(Screen):
         yield Static(id="problems")
         yield Footer()
 
-    def show_model(self) -> None:
+    def show_model(self, label: str | None = None) -> None:
+        """The model line, with the model's `label` (model_label: read from its file; None: read here)."""
         self.query_one("#model", Static).update(
-            _("Model: {model}  (m to choose another)").format(model=model_label(self.app.model)))
+            _("Model: {model}  (m to choose another)").format(model=label or model_label(self.app.model)))
 
     def action_choose_model(self) -> None:
         self.app.push_screen(ModelChoice(files.available_models(), self.app.model), self.model_chosen)
@@ -221,32 +222,34 @@ class HomeScreen(Screen):
     """Drills due now."""
 
     class GamesRead(Message):
-        """The saved games, read in a worker: (summaries, problems, drills due, weak spot)."""
+        """The saved games, read in a worker: (summaries, problems, drills due, weak spot, kept, model label)."""
 
         def __init__(self, games: list, problems: list, due: int = 0, weak: dict | None = None,
-                     kept: list = ()) -> None:
+                     kept: list = (), model: tuple | None = None) -> None:
             super().__init__()
             self.games, self.problems, self.due, self.weak, self.kept = games, problems, due, weak, list(kept)
+            self.model = model
+            """(the agent's model, its label: model_label), read with them."""
 
-    def on_screen_resume(self) -> None:
-        self.read_games()
+    def on_screen_resume(self) -> None:  # on the first showing too, after on_mount
+        self.call_after_refresh(self.read_games)  # the menu drawn first: the reading imports the coach (the analysis)
 
     def on_mount(self) -> None:
         self.refill([], [])
-        self.show_model()
-        self.read_games()
 
     @work(thread=True, exclusive=True, group="home")
     def read_games(self) -> None:
-        """Read the games folder, the drills and the progress off the event loop (they may be many)."""
+        """Read the games folder, the drills, the progress and the model's file off the event loop (they may be
+        many, and the modules that read them are the analysis's)."""
         games, skipped = files.list_games(self.app.folder)
+        model = self.app.model
         deck = files.load_deck()
         history, more = files.load_stats(self.app.folder)
         ladder = files.load_ladder()  # the adaptive level: a damaged file is kept aside and said here, as the others
         problems = [_("Skipped a saved file: {problem}").format(problem=p) for p in skipped] + deck.problems + [
             p for p in more if p not in skipped]
         self.post_message(self.GamesRead(games, problems, len(deck.due()), files.weak_spot(history),
-                                         [ladder.problem] if ladder.problem else []))
+                                         [ladder.problem] if ladder.problem else [], (model, model_label(model))))
 
     told: tuple = ()
     """Problems of files kept aside when read (the level file): said once by the read that moved them, kept on show
@@ -258,6 +261,8 @@ class HomeScreen(Screen):
         self.told = tuple(dict.fromkeys(self.told + tuple(message.kept)))
         self.refill(message.games, list(dict.fromkeys(list(message.problems) + list(self.told))))
         self.show_weak()
+        model, label = message.model or (None, None)
+        self.show_model(label if model == self.app.model else None)  # another since (app.model_checked): read again
 
     def show_weak(self) -> None:
         weak = self.weak
