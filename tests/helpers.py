@@ -192,3 +192,51 @@ def another_thread_loading(monkeypatch):
         core._WARMED.set()
 
     return loaded
+
+
+def play_first_cards(session, until) -> None:
+    """Play `session` on until `until(session)` holds: on the person's turn the first card of the hand (its first
+    capture, if it has several), on an agent's its own move."""
+    while not until(session):
+        if session.human_turn:
+            card = session.state.hands[0][0]
+            session.play_human(session.options_for(card)[0].action, card)
+        else:
+            session.play_agent()
+
+
+async def continue_and_play_first_card(pilot) -> None:
+    """From home: continue the unfinished game and play card 1 (a capture's choice answered with 1)."""
+    from cuarenta_tutor.tui.dialogs import CaptureChoice
+
+    await settle(pilot)
+    await pilot.press("c")
+    await settle(pilot)
+    await pilot.press("1")
+    await settle(pilot)
+    if isinstance(pilot.app.screen, CaptureChoice):
+        await pilot.press("1")
+        await settle(pilot)
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback address now."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux's /proc)."""
+    from pathlib import Path
+
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            pass  # gone meanwhile
+    return found

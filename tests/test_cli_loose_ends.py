@@ -9,35 +9,16 @@ import asyncio
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from helpers import HANG
+from helpers import HANG, children, free_port
 
 from cuarenta_tutor.cli import build_parser, main
 from cuarenta_tutor.cli.main import EXPERT
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def children(pid: int) -> list[int]:
-    """The processes whose parent is `pid` (Linux's /proc)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(stat.parent.name))
-        except (OSError, IndexError, ValueError):
-            pass  # gone meanwhile
-    return found
 
 
 async def until(condition, what):

@@ -6,7 +6,7 @@ of the list below, and its known sentences whole on one line of the screen (neve
 import re
 
 import pytest
-from helpers import fixed, settle, worst_start
+from helpers import continue_and_play_first_card, fixed, play_first_cards, settle, worst_start
 
 from cuarenta_tutor import i18n
 from cuarenta_tutor.analysis import Settings
@@ -131,23 +131,11 @@ async def test_the_2v2_seats_teams_and_agents_speak_spanish_at_80x24(spanish):
 
 async def test_the_end_of_a_hand_is_told_in_spanish():
     session = GameSession.new(seed=4, dealer=1)  # to your last card of the first hand (as test_tui's)
-    while len(session.record.moves) < 38:
-        if session.human_turn:
-            card = session.state.hands[0][0]
-            session.play_human(session.options_for(card)[0].action, card)
-        else:
-            session.play_agent()
+    play_first_cards(session, lambda s: len(s.record.moves) >= 38)
     i18n.set_language("es")
     app = make_app(agent_delay=0, tutor=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("c")
-        await settle(pilot)
-        await pilot.press("1")
-        await settle(pilot)
-        if isinstance(app.screen, CaptureChoice):
-            await pilot.press("1")
-            await settle(pilot)
+        await continue_and_play_first_card(pilot)
         notice = app.screen
         state = notice.app.screen_stack[-2].session.state
         assert isinstance(notice, Notice) and notice.title_text == "Fin de la data 1"

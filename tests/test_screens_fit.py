@@ -13,7 +13,7 @@ import re
 import threading
 
 import pytest
-from helpers import HANG, fixed, settle, worst_start
+from helpers import HANG, continue_and_play_first_card, fixed, play_first_cards, settle, worst_start
 from rich.cells import cell_len
 from textual.widgets import OptionList
 
@@ -158,21 +158,10 @@ async def test_2v2_play_and_its_end_of_hand_box_fit_80x24(lang, tmp_path):
     """A 2 v 2 game from the person's last card of its first hand (the first card every time; the agents play on to
     the end of the hand): the seats, the agents' moves, the hints, then the end-of-hand box below the hand."""
     probe = GameSession.new(seed=5, dealer=1, players=4, folder=tmp_path)
-    last = 0
-    while probe.state.hand_no == 0:
-        if probe.human_turn:
-            last = len(probe.record.moves)
-            card = probe.state.hands[0][0]
-            probe.play_human(probe.options_for(card)[0].action, card)
-        else:
-            probe.play_agent()
+    play_first_cards(probe, lambda s: s.state.hand_no > 0)
+    last = max(ply for ply, move in enumerate(probe.record.moves) if move.seat == 0)  # the person's last move
     session = GameSession.new(seed=5, dealer=1, players=4)
-    while len(session.record.moves) < last:
-        if session.human_turn:
-            card = session.state.hands[0][0]
-            session.play_human(session.options_for(card)[0].action, card)
-        else:
-            session.play_agent()
+    play_first_cards(session, lambda s: len(s.record.moves) >= last)
     i18n.set_language(lang)
     app = make_app(agent_delay=0, tutor=False, analysis=TINY)
     async with app.run_test(size=SIZE) as pilot:
@@ -226,23 +215,11 @@ async def test_the_tutors_warning_sits_below_the_hand_at_80x24(lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 async def test_the_end_of_a_1v1_hand_sits_below_the_hand_at_80x24(lang):
     session = GameSession.new(seed=4, dealer=1)  # to your last card of the first hand (as test_tui's)
-    while len(session.record.moves) < 38:
-        if session.human_turn:
-            card = session.state.hands[0][0]
-            session.play_human(session.options_for(card)[0].action, card)
-        else:
-            session.play_agent()
+    play_first_cards(session, lambda s: len(s.record.moves) >= 38)
     i18n.set_language(lang)
     app = make_app(agent_delay=0, tutor=False, analysis=TINY)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("c")
-        await settle(pilot)
-        await pilot.press("1")
-        await settle(pilot)
-        if isinstance(app.screen, CaptureChoice):
-            await pilot.press("1")
-            await settle(pilot)
+        await continue_and_play_first_card(pilot)
         assert isinstance(app.screen, Notice)
         check_dialog(app)
 

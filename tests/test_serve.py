@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from helpers import HANG
+from helpers import HANG, children, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(os.environ.get("PYTEST_ARTIFACTS") or ROOT / "tests" / "artifacts")
@@ -51,12 +51,6 @@ WHERE = """(text) => { const term = window.cuarentaTerminal, buffer = term.buffe
   }
   return null; }"""
 """Where on the page `text` shows on the terminal (its middle), or null."""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def until(condition, what):
@@ -307,16 +301,6 @@ def test_the_port_and_the_web_extra_are_checked_in_one_line(monkeypatch, capsys)
                                       '"cuarenta-tutor[web]"\n'
 
 
-def children(pid: int) -> list[int]:
-    """The processes whose parent is `pid` (Linux's /proc)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(stat.parent.name))
-        except (OSError, IndexError, ValueError):
-            pass  # gone meanwhile
-    return found
 
 
 @needs_chromium

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from helpers import fixed, settle, worst_start
+from helpers import fixed, play_first_cards, settle, worst_start
 from textual.widgets import ProgressBar
 
 from cuarenta_tutor import coach, records
@@ -79,12 +79,7 @@ async def test_whole_game_by_key_presses_with_choice_hint_and_callouts():
 
 async def test_the_end_of_a_hand_is_told_and_enter_plays_on_in_the_next_hand():
     session = GameSession.new(seed=4, dealer=1)  # to your last card of the first hand, the first card every time
-    while len(session.record.moves) < 38:
-        if session.human_turn:
-            card = session.state.hands[0][0]
-            session.play_human(session.options_for(card)[0].action, card)
-        else:
-            session.play_agent()
+    play_first_cards(session, lambda s: len(s.record.moves) >= 38)
     app = make_app(agent_delay=0, tutor=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
